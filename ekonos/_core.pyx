@@ -1,0 +1,765 @@
+# The Ekonos rules engine, C level.  Every rule of RULES.md that moves pieces lives here, once.
+# Rule ids in comments point to RULES.md / docs/rules.md.  The contract is `_core.pxd`.
+
+from libc.string cimport memset, memcmp, memcpy
+from libc.stdint cimport uint64_t, int8_t, int32_t, uint8_t
+
+from ekonos import rules as _rules
+
+cdef extern from *:
+    """
+    static inline int ek_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int ek_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int popcount "ek_popcount"(unsigned long long x) noexcept nogil
+    int ctz "ek_ctz"(unsigned long long x) noexcept nogil
+
+cdef uint64_t FULL = ((<uint64_t>1) << NSPACES) - 1
+cdef EkTables T
+
+
+cdef inline uint64_t bit(int i) noexcept nogil:
+    return (<uint64_t>1) << i
+
+
+# ---------------------------------------------------------------------------------------------
+# RNG: xoshiro256** (Blackman & Vigna), seeded through splitmix64.  Deterministic on every
+# platform: the same seed gives the same game bit for bit.
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef void rng_seed(uint64_t* st, uint64_t seed) noexcept nogil:
+    cdef uint64_t z
+    cdef int i
+    for i in range(4):
+        seed = seed + 0x9E3779B97F4A7C15ULL
+        z = seed
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+        st[i] = z ^ (z >> 31)
+
+
+cdef uint64_t rng_next(uint64_t* st) noexcept nogil:
+    cdef uint64_t result = rotl(st[1] * 5, 7) * 9
+    cdef uint64_t t = st[1] << 17
+    st[2] ^= st[0]
+    st[3] ^= st[1]
+    st[1] ^= st[2]
+    st[0] ^= st[3]
+    st[2] ^= t
+    st[3] = rotl(st[3], 45)
+    return result
+
+
+cdef int rng_below(uint64_t* st, int n) noexcept nogil:
+    """Uniform integer in [0, n) for n < 2**31 (Lemire's multiply-shift on the top 32 bits)."""
+    return <int>(((rng_next(st) >> 32) * <uint64_t>n) >> 32)
+
+
+# ---------------------------------------------------------------------------------------------
+# Small queries
+
+cdef inline uint64_t empty_spaces(const EkState* s) noexcept nogil:
+    cdef uint64_t occ = 0
+    cdef int c
+    for c in range(NCOMP):
+        occ |= s.tiles[c]
+    return FULL & ~occ
+
+
+cdef int ek_column(const EkState* s, int company) noexcept nogil:
+    cdef int q, n = 0
+    for q in range(s.nplayers):
+        n += s.shares[q][company]
+    return n
+
+
+cdef int ek_tokens(const EkState* s, int seat) noexcept nogil:
+    """R17: shares plus presidency markers on the board."""
+    cdef int c, n = 0
+    for c in range(NCOMP):
+        n += s.shares[seat][c] + (s.president[c] == seat)
+    return n
+
+
+cdef int ek_score(const EkState* s, int seat) noexcept nogil:
+    """R19: sum of shares x company value (tiles on the map), plus coins."""
+    cdef int c, n = s.coins[seat]
+    for c in range(NCOMP):
+        n += s.shares[seat][c] * popcount(s.tiles[c])
+    return n
+
+
+cdef inline uint64_t xplace_mask(const EkState* s) noexcept nogil:
+    """R13a: spaces adjacent to the company's tiles at the start of the expansion that are empty or
+    hold an unprotected tile of another company; only while the company has fewer than 10 tiles."""
+    cdef int c = s.xcompany
+    cdef uint64_t m = s.xfrom, adj = 0
+    if popcount(s.tiles[c]) >= MAX_TILES:
+        return 0
+    while m:
+        adj |= T.neigh[ctz(m)]
+        m &= m - 1
+    return adj & ~s.tiles[c] & ~s.protected
+
+
+cdef inline uint64_t xprotect_mask(const EkState* s) noexcept nogil:
+    """R13b: unprotected tiles of the expanding company (including ones placed this expansion)."""
+    return s.tiles[s.xcompany] & ~s.protected
+
+
+cdef inline bint can_buy(const EkState* s, int p, int c) noexcept nogil:
+    """R16 for one column (the R17 token limit is checked by the caller)."""
+    cdef int col = ek_column(s, c)
+    return col < MAX_SHARES and s.coins[p] >= col + 1
+
+
+cdef inline bint token_limited(const EkState* s, int p) noexcept nogil:
+    """R17: with 4-6 players a seat with 18 tokens on the board cannot buy."""
+    return s.nplayers >= 4 and ek_tokens(s, p) >= TOKEN_LIMIT
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions (always in ascending action order)
+
+cdef int ek_legal(const EkState* s, int* out) noexcept nogil:
+    cdef int n = 0, p = s.to_move, card, t, c, base
+    cdef uint64_t hm, m, empty
+    if s.step == STEP_CARD:
+        empty = empty_spaces(s)
+        hm = s.hand[p] if (s.known >> p) & 1 else 0
+        while hm:
+            card = ctz(hm)
+            hm &= hm - 1
+            base = A_CARD + card * CARD_SUBS
+            t = T.card_top[card]
+            if popcount(s.tiles[t]) < MAX_TILES:          # R9a
+                m = empty
+                while m:
+                    out[n] = base + ctz(m)
+                    n += 1
+                    m &= m - 1
+            m = s.tiles[t] & ~s.protected                  # R9b
+            while m:
+                out[n] = base + NSPACES + ctz(m)
+                n += 1
+                m &= m - 1
+            out[n] = base + 2 * NSPACES                    # R10
+            out[n + 1] = base + 2 * NSPACES + 1
+            n += 2
+    elif s.step == STEP_EXPAND_CHOICE:                     # R11 at 4
+        out[0] = A_EXPAND
+        out[1] = A_WAIT
+        n = 2
+    elif s.step == STEP_EXPAND:                            # R13
+        m = xplace_mask(s)
+        while m:
+            out[n] = A_XPLACE + ctz(m)
+            n += 1
+            m &= m - 1
+        m = xprotect_mask(s)
+        while m:
+            out[n] = A_XPROTECT + ctz(m)
+            n += 1
+            m &= m - 1
+        out[n] = A_XSTOP
+        n += 1
+    elif s.step == STEP_SELL:                              # R15
+        for c in range(NCOMP):
+            if s.shares[p][c] > 0:
+                out[n] = A_SELL + c
+                n += 1
+        out[n] = A_SELL_PASS
+        n += 1
+    elif s.step == STEP_BUY:                               # R16, R17
+        if not token_limited(s, p):
+            for c in range(NCOMP):
+                if can_buy(s, p, c):
+                    out[n] = A_BUY + c
+                    n += 1
+        out[n] = A_BUY_PASS
+        n += 1
+    elif s.step == STEP_SUCCESSOR:                         # R18c
+        for c in range(s.nplayers):
+            if (s.candidates >> c) & 1:
+                out[n] = A_SUCC + c
+                n += 1
+    return n
+
+
+cdef inline int card_count(const EkState* s, int card, uint64_t empty) noexcept nogil:
+    cdef int t = T.card_top[card]
+    cdef int n = 2 + popcount(s.tiles[t] & ~s.protected)
+    if popcount(s.tiles[t]) < MAX_TILES:
+        n += popcount(empty)
+    return n
+
+
+cdef int ek_count_legal(const EkState* s) noexcept nogil:
+    cdef int buf[MAX_LEGAL]
+    cdef int n = 0, p = s.to_move
+    cdef uint64_t hm, empty
+    if s.step != STEP_CARD:
+        return ek_legal(s, buf)
+    if not (s.known >> p) & 1:
+        return 0
+    empty = empty_spaces(s)
+    hm = s.hand[p]
+    while hm:
+        n += card_count(s, ctz(hm), empty)
+        hm &= hm - 1
+    return n
+
+
+cdef inline int select_bit(uint64_t m, int k) noexcept nogil:
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return ctz(m)
+
+
+cdef int ek_nth_legal(const EkState* s, int k) noexcept nogil:
+    """The k-th legal action (0-based, ascending order) without building the list."""
+    cdef int buf[MAX_LEGAL]
+    cdef int card, cnt, t, nplace, base
+    cdef uint64_t hm, empty, prot
+    if s.step != STEP_CARD:
+        ek_legal(s, buf)
+        return buf[k]
+    empty = empty_spaces(s)
+    hm = s.hand[s.to_move]
+    while hm:
+        card = ctz(hm)
+        hm &= hm - 1
+        cnt = card_count(s, card, empty)
+        if k >= cnt:
+            k -= cnt
+            continue
+        base = A_CARD + card * CARD_SUBS
+        t = T.card_top[card]
+        nplace = popcount(empty) if popcount(s.tiles[t]) < MAX_TILES else 0
+        if k < nplace:
+            return base + select_bit(empty, k)
+        k -= nplace
+        prot = s.tiles[t] & ~s.protected
+        if k < popcount(prot):
+            return base + NSPACES + select_bit(prot, k)
+        return base + 2 * NSPACES + (k - popcount(prot))
+    return -1
+
+
+cdef bint ek_is_legal(const EkState* s, int action) noexcept nogil:
+    cdef int buf[MAX_LEGAL]
+    cdef int i, n = ek_legal(s, buf)
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+cdef int ek_forced(const EkState* s) noexcept nogil:
+    """The only legal action when a step has exactly one (then it is never asked for), else -1."""
+    cdef int p = s.to_move, c
+    if s.step == STEP_SELL:
+        for c in range(NCOMP):
+            if s.shares[p][c] > 0:
+                return -1
+        return A_SELL_PASS
+    if s.step == STEP_BUY:
+        if not token_limited(s, p):
+            for c in range(NCOMP):
+                if can_buy(s, p, c):
+                    return -1
+        return A_BUY_PASS
+    if s.step == STEP_EXPAND:
+        if xplace_mask(s) == 0 and xprotect_mask(s) == 0:
+            return A_XSTOP
+        return -1
+    return -1
+
+
+# ---------------------------------------------------------------------------------------------
+# State transitions
+
+cdef void deal_round(EkState* s) noexcept nogil:
+    """R4: shuffle all 36 cards, deal the round's hands, pay the round's coins."""
+    cdef int8_t cards[NCARDS]
+    cdef int8_t tmp
+    cdef int i, j, p, n = s.nplayers, h = T.hand_cards[s.nplayers]
+    cdef uint64_t m
+    for i in range(NCARDS):
+        cards[i] = i
+    for i in range(n * h):                     # partial Fisher-Yates: only the dealt prefix matters
+        j = i + rng_below(s.rng, NCARDS - i)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+    for p in range(n):
+        m = 0
+        for i in range(p * h, p * h + h):
+            m |= bit(cards[i])
+        s.hand[p] = m
+        s.hand_size[p] = h
+        s.coins[p] += T.round_coins[n]
+    s.ndiscard = 0
+    s.known = <uint8_t>((1 << n) - 1)
+
+
+cdef inline void begin_turn(EkState* s, int p) noexcept nogil:
+    s.step = STEP_CARD
+    s.to_move = p
+    s.turn_player = p
+    s.turn_card = -1
+    s.sold = 0
+    s.xcompany = -1
+    s.xactions_left = 0
+    s.xfrom = 0
+    s.candidates = 0
+
+
+cdef void ek_new_game(EkState* s, int nplayers, int variant, uint64_t seed) noexcept nogil:
+    cdef int c
+    memset(s, 0, sizeof(EkState))                          # R3
+    s.nplayers = nplayers
+    s.variant = variant
+    for c in range(NCOMP):
+        s.president[c] = -1
+    rng_seed(s.rng, seed)
+    s.round = 1
+    s.start_player = rng_below(s.rng, nplayers)
+    deal_round(s)
+    begin_turn(s, s.start_player)
+
+
+cdef inline void goto_sell(EkState* s) noexcept nogil:
+    s.step = STEP_SELL
+    s.to_move = s.turn_player
+
+
+cdef inline void goto_buy(EkState* s) noexcept nogil:
+    s.step = STEP_BUY
+    s.to_move = s.turn_player
+
+
+cdef inline int decider(const EkState* s, int company) noexcept nogil:
+    """R11/R12: the company's president, or the player of the card when it has none."""
+    return s.president[company] if s.president[company] >= 0 else s.turn_player
+
+
+cdef void begin_expansion(EkState* s, int company, int actions) noexcept nogil:
+    s.xcompany = company
+    s.xactions_left = actions
+    s.xfrom = s.tiles[company]                              # R13: adjacency fixed at the start
+    s.step = STEP_EXPAND
+    s.to_move = decider(s, company)
+
+
+cdef void end_expansion(EkState* s) noexcept nogil:
+    s.growth[s.xcompany] = 0                                 # R11: the track returns to 0
+    s.xcompany = -1
+    s.xactions_left = 0
+    s.xfrom = 0
+    goto_sell(s)
+
+
+cdef void grow(EkState* s, int company) noexcept nogil:
+    """R10, R11."""
+    s.growth[company] += 1
+    if s.growth[company] == 4:
+        s.xcompany = company
+        s.step = STEP_EXPAND_CHOICE
+        s.to_move = decider(s, company)
+    elif s.growth[company] == 6:
+        begin_expansion(s, company, 3)
+    else:
+        goto_sell(s)
+
+
+cdef void sell(EkState* s, int p, int c) noexcept nogil:
+    """R15 then R18c-e."""
+    cdef int col = ek_column(s, c), q, best = -1
+    cdef uint8_t cand = 0
+    s.coins[p] += col
+    s.shares[p][c] -= 1
+    s.sold = 1
+    if s.president[c] == p:
+        if col == 1:
+            s.president[c] = -1                              # R18d
+        else:
+            for q in range(s.nplayers):
+                if q == p:
+                    continue
+                if s.shares[q][c] > best:
+                    best = s.shares[q][c]
+                    cand = <uint8_t>(1 << q)
+                elif s.shares[q][c] == best:
+                    cand |= <uint8_t>(1 << q)
+            if best > s.shares[p][c]:                        # R18c
+                if popcount(cand) == 1:
+                    s.president[c] = ctz(cand)
+                else:
+                    s.step = STEP_SUCCESSOR
+                    s.to_move = p
+                    s.candidates = cand
+                    s.xcompany = c
+                    return
+    goto_buy(s)
+
+
+cdef void buy(EkState* s, int p, int c) noexcept nogil:
+    """R16 then R18a-b."""
+    cdef int col = ek_column(s, c), pres = s.president[c]
+    s.coins[p] -= col + 1
+    s.shares[p][c] += 1
+    if pres < 0 or (pres != p and s.shares[p][c] > s.shares[pres][c]):
+        s.president[c] = p
+
+
+cdef void end_turn(EkState* s) noexcept nogil:
+    """R5: next seat clockwise with cards; R19: the game ends after the last round; R6: next start."""
+    cdef int p = s.turn_player, n = s.nplayers, i, q
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if s.hand_size[q] > 0:
+            begin_turn(s, q)
+            return
+    if s.round >= T.rounds[n]:
+        begin_turn(s, -1)
+        s.step = STEP_OVER
+        return
+    s.round += 1
+    if s.variant == VARIANT_BGA:
+        s.start_player = p
+    else:
+        s.start_player = (s.start_player + 1) % n
+    deal_round(s)
+    begin_turn(s, s.start_player)
+
+
+cdef void ek_apply_one(EkState* s, int a) noexcept nogil:
+    cdef int p = s.to_move, card, sub, t, sp, c
+    if a < A_EXPAND:                                         # R7-R10
+        card = a // CARD_SUBS
+        sub = a - card * CARD_SUBS
+        s.hand[p] &= ~bit(card)
+        s.hand_size[p] -= 1
+        s.discard[s.ndiscard] = card
+        s.ndiscard += 1
+        s.turn_card = card
+        t = T.card_top[card]
+        if sub < NSPACES:
+            s.tiles[t] |= bit(sub)
+            goto_sell(s)
+        elif sub < 2 * NSPACES:
+            s.protected |= bit(sub - NSPACES)
+            goto_sell(s)
+        else:
+            grow(s, T.card_bot[card][sub - 2 * NSPACES])
+    elif a == A_EXPAND:
+        begin_expansion(s, s.xcompany, 2)
+    elif a == A_WAIT:
+        s.xcompany = -1
+        goto_sell(s)
+    elif a < A_XPROTECT:
+        sp = a - A_XPLACE
+        for c in range(NCOMP):                               # a replaced tile returns to supply
+            s.tiles[c] &= ~bit(sp)
+        s.tiles[s.xcompany] |= bit(sp)
+        s.xactions_left -= 1
+        if s.xactions_left == 0:
+            end_expansion(s)
+    elif a < A_XSTOP:
+        s.protected |= bit(a - A_XPROTECT)
+        s.xactions_left -= 1
+        if s.xactions_left == 0:
+            end_expansion(s)
+    elif a == A_XSTOP:
+        end_expansion(s)
+    elif a < A_SELL_PASS:
+        sell(s, p, a - A_SELL)
+    elif a == A_SELL_PASS:
+        goto_buy(s)
+    elif a < A_BUY_PASS:
+        buy(s, p, a - A_BUY)
+        end_turn(s)
+    elif a == A_BUY_PASS:
+        end_turn(s)
+    else:
+        s.president[s.xcompany] = a - A_SUCC
+        s.candidates = 0
+        s.xcompany = -1
+        goto_buy(s)
+
+
+cdef void ek_apply(EkState* s, int a) noexcept nogil:
+    cdef int f
+    ek_apply_one(s, a)
+    while True:
+        f = ek_forced(s)
+        if f < 0:
+            return
+        ek_apply_one(s, f)
+
+
+cdef int ek_random_playout(EkState* s, uint64_t* rng) noexcept nogil:
+    """Uniformly random legal decisions to the end of the game; returns the decisions made."""
+    cdef int n, made = 0
+    while s.step != STEP_OVER:
+        n = ek_count_legal(s)
+        if n == 0:
+            break
+        ek_apply(s, ek_nth_legal(s, rng_below(rng, n)))
+        made += 1
+    return made
+
+
+cdef void ek_determinize(EkState* s, int observer, uint64_t* rng) noexcept nogil:
+    """R21: re-deal every hand the observer cannot see, at its size, from the cards the observer
+    cannot account for (not in its own hand, not played this round); reseed the chance stream so
+    later deals are unknown too.  Public information and the observer's hand do not change."""
+    cdef int8_t pool[NCARDS]
+    cdef int8_t tmp
+    cdef int npool = 0, i, j, q, k = 0
+    cdef uint64_t seen = 0
+    cdef bint keep_own = observer >= 0 and ((s.known >> observer) & 1)
+    for i in range(s.ndiscard):
+        seen |= bit(s.discard[i])
+    if keep_own:
+        seen |= s.hand[observer]
+    for i in range(NCARDS):
+        if not (seen >> i) & 1:
+            pool[npool] = i
+            npool += 1
+    for q in range(s.nplayers):
+        if q == observer and keep_own:
+            continue
+        s.hand[q] = 0
+        for i in range(s.hand_size[q]):
+            j = k + rng_below(rng, npool - k)
+            tmp = pool[k]
+            pool[k] = pool[j]
+            pool[j] = tmp
+            s.hand[q] |= bit(pool[k])
+            k += 1
+    s.known = <uint8_t>((1 << s.nplayers) - 1)
+    rng_seed(s.rng, rng_next(rng))
+
+
+cdef const EkTables* ek_tables() noexcept nogil:
+    return &T
+
+
+def _init_tables():
+    """Fill the C tables from ekonos.rules, the single source of the rules' data."""
+    cdef int sp, card, n
+    memset(&T, 0, sizeof(EkTables))
+    for sp, nbrs in _rules.ADJACENCY.items():
+        for other in nbrs:
+            T.neigh[sp - 1] |= bit(other - 1)
+    for c in _rules.DECK:
+        card = c.number - 1
+        T.card_top[card] = c.top
+        T.card_bot[card][0] = c.bottom[0]
+        T.card_bot[card][1] = c.bottom[1]
+    for n, row in _rules.PLAYER_TABLE.items():
+        T.hand_cards[n] = row.cards
+        T.round_coins[n] = row.coins
+        T.rounds[n] = row.rounds
+
+
+_init_tables()
+
+STEP_NAMES = ("card", "expand-choice", "expand", "sell", "buy", "successor", "over")
+ACTIONS = {name: value for name, value in (
+    ("CARD_SUBS", CARD_SUBS), ("A_CARD", A_CARD), ("A_EXPAND", A_EXPAND), ("A_WAIT", A_WAIT),
+    ("A_XPLACE", A_XPLACE), ("A_XPROTECT", A_XPROTECT), ("A_XSTOP", A_XSTOP),
+    ("A_SELL", A_SELL), ("A_SELL_PASS", A_SELL_PASS), ("A_BUY", A_BUY),
+    ("A_BUY_PASS", A_BUY_PASS), ("A_SUCC", A_SUCC), ("NUM_ACTIONS", NUM_ACTIONS))}
+
+
+cdef class CoreState:
+    """Thin Python handle on one `EkState` struct.  Methods named `*_unchecked` trust their input;
+    the checked API (notation, legality, messages) is `ekonos.State`, which subclasses this."""
+
+    @classmethod
+    def new_game(cls, int nplayers, uint64_t seed=0, int variant=0):
+        """A new game, dealt: `nplayers` 2-6, `variant` 0 rulebook / 1 bga (R6)."""
+        if nplayers < 2 or nplayers > 6:
+            raise ValueError(f"players must be 2-6, got {nplayers}")
+        if variant not in (VARIANT_RULEBOOK, VARIANT_BGA):
+            raise ValueError(f"variant must be 0 (rulebook) or 1 (bga), got {variant}")
+        cdef CoreState st = cls.__new__(cls)
+        ek_new_game(&st.s, nplayers, variant, seed)
+        return st
+
+    def _copy_core_from(self, CoreState other):
+        self.s = other.s
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def nplayers(self):
+        return self.s.nplayers
+
+    @property
+    def step(self):
+        return self.s.step
+
+    @property
+    def step_name(self):
+        return STEP_NAMES[self.s.step]
+
+    @property
+    def to_move(self):
+        """Seat deciding now (the president during an expansion, R11-R12); None when over."""
+        return None if self.s.step == STEP_OVER else self.s.to_move
+
+    @property
+    def round(self):
+        return self.s.round
+
+    @property
+    def rounds(self):
+        return T.rounds[self.s.nplayers]
+
+    def is_over(self):
+        return self.s.step == STEP_OVER
+
+    def hand_known(self, int seat):
+        return bool((self.s.known >> seat) & 1)
+
+    def legal_actions(self):
+        cdef int buf[MAX_LEGAL]
+        cdef int i, n = ek_legal(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def count_legal(self):
+        return ek_count_legal(&self.s)
+
+    def nth_legal(self, int k):
+        if k < 0 or k >= ek_count_legal(&self.s):
+            raise IndexError(k)
+        return ek_nth_legal(&self.s, k)
+
+    def is_legal(self, int action):
+        return bool(0 <= action < NUM_ACTIONS and ek_is_legal(&self.s, action))
+
+    def forced_action(self):
+        cdef int f = ek_forced(&self.s)
+        return None if f < 0 else f
+
+    def score(self, int seat):
+        return ek_score(&self.s, seat)
+
+    def scores(self):
+        return [ek_score(&self.s, q) for q in range(self.s.nplayers)]
+
+    def tokens(self, int seat):
+        return ek_tokens(&self.s, seat)
+
+    def column(self, int company):
+        return ek_column(&self.s, company)
+
+    # -- changes ------------------------------------------------------------------------------
+    def apply_unchecked(self, int action):
+        """Apply `action` without checking it is legal, then play every forced step."""
+        ek_apply(&self.s, action)
+
+    def random_playout(self, uint64_t seed):
+        """Play uniformly random legal decisions to the end; returns the number of decisions."""
+        cdef uint64_t rng[4]
+        cdef int made
+        rng_seed(rng, seed)
+        with nogil:
+            made = ek_random_playout(&self.s, rng)
+        return made
+
+    def determinize(self, int observer, uint64_t seed):
+        """In place: re-deal every hand `observer` cannot see (R21).  observer=-1: all hands."""
+        cdef uint64_t rng[4]
+        rng_seed(rng, seed)
+        ek_determinize(&self.s, observer, rng)
+
+    # -- raw access for position files and tests ----------------------------------------------
+    def _snapshot(self):
+        return (<char*>&self.s)[:sizeof(EkState)]
+
+    def _restore(self, bytes data):
+        if len(data) != sizeof(EkState):
+            raise ValueError("snapshot of the wrong size")
+        memcpy(&self.s, <char*>data, sizeof(EkState))
+
+    def _same_core(self, CoreState other):
+        return memcmp(&self.s, &other.s, sizeof(EkState)) == 0
+
+    def _fields(self):
+        cdef EkState* s = &self.s
+        d = dict(protected=s.protected, xfrom=s.xfrom, nplayers=s.nplayers, variant=s.variant,
+                 round=s.round, start_player=s.start_player, step=s.step, to_move=s.to_move,
+                 turn_player=s.turn_player, turn_card=s.turn_card, sold=s.sold,
+                 xcompany=s.xcompany, xactions_left=s.xactions_left, candidates=s.candidates,
+                 known=s.known)
+        d["tiles"] = [self.s.tiles[c] for c in range(NCOMP)]
+        d["hand"] = [self.s.hand[q] for q in range(MAXP)]
+        d["rng"] = [self.s.rng[i] for i in range(4)]
+        d["coins"] = [self.s.coins[q] for q in range(MAXP)]
+        d["shares"] = [[self.s.shares[q][c] for c in range(NCOMP)] for q in range(MAXP)]
+        d["president"] = [self.s.president[c] for c in range(NCOMP)]
+        d["growth"] = [self.s.growth[c] for c in range(NCOMP)]
+        d["hand_size"] = [self.s.hand_size[q] for q in range(MAXP)]
+        d["discard"] = [self.s.discard[i] for i in range(self.s.ndiscard)]
+        return d
+
+    def _set_fields(self, d):
+        """Overwrite the whole struct from a dict shaped like `_fields()` (missing lists: zero)."""
+        cdef EkState s
+        cdef int i, q, c
+        memset(&s, 0, sizeof(EkState))
+        for c in range(NCOMP):
+            s.tiles[c] = d["tiles"][c]
+            s.president[c] = d["president"][c]
+            s.growth[c] = d["growth"][c]
+        for q in range(MAXP):
+            s.hand[q] = d["hand"][q]
+            s.coins[q] = d["coins"][q]
+            s.hand_size[q] = d["hand_size"][q]
+            for c in range(NCOMP):
+                s.shares[q][c] = d["shares"][q][c]
+        for i in range(4):
+            s.rng[i] = d["rng"][i]
+        for i, card in enumerate(d["discard"]):
+            s.discard[i] = card
+        s.ndiscard = len(d["discard"])
+        s.protected = d["protected"]
+        s.xfrom = d["xfrom"]
+        s.nplayers = d["nplayers"]
+        s.variant = d["variant"]
+        s.round = d["round"]
+        s.start_player = d["start_player"]
+        s.step = d["step"]
+        s.to_move = d["to_move"]
+        s.turn_player = d["turn_player"]
+        s.turn_card = d["turn_card"]
+        s.sold = d["sold"]
+        s.xcompany = d["xcompany"]
+        s.xactions_left = d["xactions_left"]
+        s.candidates = d["candidates"]
+        s.known = d["known"]
+        self.s = s
+
+
+def random_playouts(CoreState start, int games, uint64_t seed):
+    """Benchmark kernel: `games` uniformly random games from `start`, each from a copy, one core,
+    no Python in the loop.  Returns the total number of decisions made."""
+    cdef EkState s
+    cdef uint64_t rng[4]
+    cdef long total = 0
+    cdef int g
+    rng_seed(rng, seed)
+    with nogil:
+        for g in range(games):
+            s = start.s
+            rng_seed(s.rng, rng_next(rng))
+            total += ek_random_playout(&s, rng)
+    return total
