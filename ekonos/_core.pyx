@@ -303,6 +303,7 @@ cdef void deal_round(EkState* s) noexcept nogil:
         s.hand[p] = m
         s.hand_size[p] = h
         s.coins[p] += T.round_coins[n]
+    memset(s.discard, 0, sizeof(s.discard))     # keep equal states byte-equal
     s.ndiscard = 0
     s.known = <uint8_t>((1 << n) - 1)
 
@@ -747,6 +748,13 @@ cdef class CoreState:
         s.candidates = d["candidates"]
         s.known = d["known"]
         self.s = s
+
+
+def rng_words(uint64_t seed):
+    """The four words of the chance stream seeded with `seed` (as a new game seeds it)."""
+    cdef uint64_t st[4]
+    rng_seed(st, seed)
+    return [st[0], st[1], st[2], st[3]]
 
 
 def random_playouts(CoreState start, int games, uint64_t seed):
