@@ -106,6 +106,21 @@ class State(_core.CoreState):
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
 
+    def view(self, seat: int) -> "State":
+        """What `seat` can see (R21): a copy in which every other hand is unknown (only its size
+        is kept) and the chance stream for later deals is replaced, so nothing decided from the
+        view can depend on hidden information.  Bots and `hint` receive views, never states."""
+        if not 0 <= seat < self.nplayers:
+            raise ValueError(f"seat must be 0-{self.nplayers - 1}, got {seat}")
+        f = self._fields()
+        keep = f["known"] & (1 << seat)
+        f["hand"] = [h if keep >> q & 1 else 0 for q, h in enumerate(f["hand"])]
+        f["known"] = keep
+        f["rng"] = _core.rng_words(0)
+        v = self.copy()
+        v._set_fields(f)
+        return v
+
     def hand(self, seat: int) -> list[int] | None:
         """Card numbers (1-36) in a hand, or None when this position does not know it."""
         if not self.hand_known(seat):
