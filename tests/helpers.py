@@ -1,0 +1,101 @@
+"""Helpers shared by the tests: hand-written positions in the POSITION.md format, random play."""
+from __future__ import annotations
+
+import copy
+import random
+
+from reference import COMPANIES, TABLE
+
+from ekonos import State
+
+NAMES = ("Anna", "Bruno", "Chiara", "David", "Elena", "Felix")
+
+
+def position(n: int = 3, *, hands=None, coins=None, round: int = 1, start: int = 0,
+             step: str = "card", to_move=None, board=None, growth=None, shares=None,
+             president=None, discard=(), turn=None, variant: str = "rulebook", names=None,
+             seed=None) -> dict:
+    """A position dict (POSITION.md, version 1) with sensible defaults.
+
+    hands: {seat: [cards]} for the known hands; every other hand is unknown (`null`) with the
+    size that `start` and the number of cards in `discard` imply (R5).
+    shares: {company: [per seat]} (missing companies: nobody).
+    president: {company: seat}; a company with shares but no entry gets the lowest seat among those
+    with the most shares.
+    to_move: default is the seat whose turn it is (card step), else `turn["player"]`.
+    """
+    per_hand = TABLE[n][0]
+    discard = list(discard)
+    played = len(discard)
+    hands = dict(hands or {})
+    players = []
+    for q in range(n):
+        offset = (q - start) % n
+        size = per_hand - (played // n + (1 if offset < played % n else 0))
+        p = {"name": (names or NAMES)[q], "coins": (coins or [0] * n)[q]}
+        if q in hands:
+            p["hand"] = list(hands[q])
+        else:
+            p["hand"] = None
+            p["hand_size"] = size
+        players.append(p)
+    sh = {c: [0] * n for c in COMPANIES}
+    for c, col in (shares or {}).items():
+        sh[c] = list(col)
+    pres = {}
+    for c in COMPANIES:
+        if president and c in president:
+            pres[c] = president[c]
+        elif sum(sh[c]) > 0:
+            pres[c] = sh[c].index(max(sh[c]))
+        else:
+            pres[c] = None
+    gr = {c: 0 for c in COMPANIES}
+    gr.update(growth or {})
+    if to_move is None and step != "over":
+        to_move = (start + played) % n if step == "card" else turn["player"]
+    d = {
+        "format": "ekonos-position", "version": 1, "variant": variant,
+        "players": players, "round": round, "start_player": start, "to_move": to_move,
+        "step": step, "board": {str(k): v for k, v in (board or {}).items()},
+        "growth": gr, "shares": sh, "president": pres, "discard": discard,
+        "turn": copy.deepcopy(turn),
+    }
+    if seed is not None:
+        d["seed"] = seed
+    return d
+
+
+def load(d: dict) -> State:
+    return State.from_dict(d)
+
+
+def texts(st: State) -> list[str]:
+    return st.legal_moves.texts()
+
+
+def tiles_of(st: State, company: str) -> list[int]:
+    mask = st._fields()["tiles"][COMPANIES.index(company)]
+    return [s + 1 for s in range(36) if mask >> s & 1]
+
+
+def board_of(st: State) -> dict:
+    return st.to_dict()["board"]
+
+
+def other_cards(*used, count: int) -> list[int]:
+    """`count` card numbers not in any of the `used` lists, lowest first."""
+    taken = set()
+    for u in used:
+        taken |= set(u)
+    return [c for c in range(1, 37) if c not in taken][:count]
+
+
+def random_game(n: int, seed: int, variant: str = "rulebook"):
+    """Yield (state, action) along a uniformly random game; the state is before the action."""
+    rng = random.Random(seed)
+    st = State.new(n, seed=seed, variant=variant)
+    while not st.is_over():
+        a = rng.choice(st.legal_actions())
+        yield st, a
+        st.push_unchecked(a)
