@@ -20,13 +20,19 @@ from libc.math cimport sqrt, log, tanh
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_score, ek_determinize,
-                           ek_count_legal, ek_nth_legal, rng_seed, rng_next, rng_below,
-                           NUM_ACTIONS, NCARDS, MAX_LEGAL, CARD_SUBS, STEP_CARD, STEP_OVER,
-                           STEP_BUY, A_BUY_PASS, MAXP)
+from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_score,
+                           ek_determinize, ek_count_legal, ek_nth_legal, ek_column, ek_tables,
+                           rng_seed, rng_next, rng_below,
+                           NUM_ACTIONS, NCARDS, NSPACES, MAX_LEGAL, CARD_SUBS, MAXP,
+                           STEP_CARD, STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SELL, STEP_BUY,
+                           STEP_OVER, A_EXPAND, A_XPLACE, A_XPROTECT, A_XSTOP, A_SELL,
+                           A_SELL_PASS, A_BUY, A_BUY_PASS)
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
+    int __builtin_popcountll(unsigned long long x) nogil
+
+cdef uint64_t FULL36 = ((<uint64_t>1) << 36) - 1
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
@@ -80,17 +86,113 @@ cdef inline void outcome(const EkState* d, int kind, double blend, double scale,
         reward[q] = sv if kind == REWARD_SCORE else (1.0 - blend) * win[q] + blend * sv
 
 
-cdef int light_action(EkState* d, uint64_t* rng) noexcept nogil:
-    """Light playout policy: uniform over legal actions, except at the buy step, where a seat
-    buys a random affordable share 3 times in 4 (uniform would pass with probability 1/(k+1)).
-    Deliberately cheap; the arena decides whether it beats uniform."""
+cdef inline double unit(uint64_t* rng) noexcept nogil:
+    return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int pick_bit(uint64_t m, uint64_t* rng) noexcept nogil:
+    """A uniformly random set bit of a non-zero mask."""
+    cdef int k = rng_below(rng, __builtin_popcountll(m))
+    while k > 0:
+        m &= m - 1
+        k -= 1
+    return __builtin_ctzll(m)
+
+
+cdef inline double stake(const EkState* d, int p, int c) noexcept nogil:
+    """How much seat p gains when company c gains a tile: its shares minus half the largest
+    holding of another seat (helping a rival's company is worth less)."""
+    cdef int q, other = 0
+    for q in range(d.nplayers):
+        if q != p and d.shares[q][c] > other:
+            other = d.shares[q][c]
+    return d.shares[p][c] - 0.5 * other
+
+
+cdef inline double share_worth(const EkState* d, int c, double left) noexcept nogil:
+    """Expected final value of one share of c: its tiles now plus what its track promises."""
+    return __builtin_popcountll(d.tiles[c]) + left * (1.0 + 0.5 * d.growth[c])
+
+
+cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
+    """Informed playout policy (a cheap greedy with epsilon-random moves).  Card turn: score each
+    (card, top action | growth) by the mover's stake in the company, pick the best with a little
+    noise, then a random space.  Expansion: place, else protect.  Sell when the column pays more
+    than a share is worth; buy the share worth most over its price."""
+    cdef const EkTables* T = ek_tables()
+    cdef int p = d.to_move, card, t, b, c, q, k, n, best_a = -1, col
+    cdef uint64_t hm, occ = 0, empty, m, adj
+    cdef double v, best_v = -1e300, left
     cdef int buf[MAX_LEGAL]
-    cdef int n
+    if unit(rng) < eps:
+        n = ek_count_legal(d)
+        return ek_nth_legal(d, rng_below(rng, n))
+    left = (T.rounds[d.nplayers] - d.round + 1.0) / T.rounds[d.nplayers]
+    if d.step == STEP_CARD:
+        for c in range(6):
+            occ |= d.tiles[c]
+        empty = FULL36 & ~occ
+        hm = d.hand[p]
+        while hm:
+            card = __builtin_ctzll(hm)
+            hm &= hm - 1
+            t = T.card_top[card]
+            if empty and __builtin_popcountll(d.tiles[t]) < 10:
+                v = stake(d, p, t) + 0.3 * unit(rng)
+                if v > best_v:
+                    best_v = v
+                    best_a = card * CARD_SUBS + pick_bit(empty, rng)
+            m = d.tiles[t] & ~d.protected
+            if m:
+                v = 0.2 * stake(d, p, t) + 0.3 * unit(rng)
+                if v > best_v:
+                    best_v = v
+                    best_a = card * CARD_SUBS + NSPACES + pick_bit(m, rng)
+            for k in range(2):
+                b = T.card_bot[card][k]
+                v = 0.35 * stake(d, p, b) * left
+                if d.growth[b] == 3 or d.growth[b] == 5:         # this growth triggers expansion
+                    v += stake(d, p, b) * (1.5 if d.growth[b] == 5 else 1.0)
+                v += 0.3 * unit(rng)
+                if v > best_v:
+                    best_v = v
+                    best_a = card * CARD_SUBS + 2 * NSPACES + k
+        return best_a
+    if d.step == STEP_EXPAND_CHOICE:
+        return A_EXPAND
+    if d.step == STEP_EXPAND:
+        c = d.xcompany
+        if __builtin_popcountll(d.tiles[c]) < 10:
+            adj = 0
+            m = d.xfrom
+            while m:
+                adj |= T.neigh[__builtin_ctzll(m)]
+                m &= m - 1
+            adj &= ~d.tiles[c] & ~d.protected
+            if adj:
+                return A_XPLACE + pick_bit(adj, rng)
+        m = d.tiles[c] & ~d.protected
+        if m:
+            return A_XPROTECT + pick_bit(m, rng)
+        return A_XSTOP
+    if d.step == STEP_SELL:
+        for c in range(6):
+            if d.shares[p][c] > 0:
+                col = ek_column(d, c)
+                v = col - share_worth(d, c, left)
+                if v > 1.0 and v > best_v:
+                    best_v = v
+                    best_a = A_SELL + c
+        return best_a if best_a >= 0 else A_SELL_PASS
     if d.step == STEP_BUY:
         n = ek_legal(d, buf)
-        if n > 1 and rng_below(rng, 4) != 0:
-            return buf[rng_below(rng, n - 1)]          # a buy (the pass is last)
-        return A_BUY_PASS
+        for k in range(n - 1):                                      # the pass is last
+            c = buf[k] - A_BUY
+            v = share_worth(d, c, left) - (ek_column(d, c) + 1) + 0.5 * unit(rng)
+            if v > best_v:
+                best_v = v
+                best_a = buf[k]
+        return best_a if best_v > -0.5 else A_BUY_PASS
     n = ek_count_legal(d)
     return ek_nth_legal(d, rng_below(rng, n))
 
@@ -99,7 +201,7 @@ cdef int playout(EkState* d, int policy, uint64_t* rng) noexcept nogil:
     cdef int made = 0, n
     while d.step != STEP_OVER:
         if policy == POLICY_LIGHT:
-            ek_apply(d, light_action(d, rng))
+            ek_apply(d, light_action(d, rng, 0.1))
         else:
             n = ek_count_legal(d)
             if n == 0:
@@ -141,7 +243,7 @@ cdef class Searcher:
         free(self.mark)
 
     def __init__(self, double c=0.7, int group=1, str reward="blend", double blend=0.25,
-                 double scale=10.0, str policy="random"):
+                 double scale=10.0, str policy="light"):
         if reward not in ("win", "score", "blend"):
             raise ValueError(f"reward must be win, score or blend, got {reward!r}")
         if policy not in ("random", "light"):

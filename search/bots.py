@@ -3,7 +3,7 @@
     random                       uniform over legal actions
     greedy                       one-ply heuristic (instant)
     flat:iterations=5000         determinized flat Monte Carlo (PIMC)
-    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,policy=random]
+    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,policy=light]
 
 Every bot decides from a *view* (`State.view(seat)`): the other hands are unknown to it (R21).
 `choose(view)` returns an action number of the fixed table.  Bots are seeded and reproducible:
@@ -172,7 +172,7 @@ class Analysis:
 
 class ISMCTSBot(Bot):
     def __init__(self, seed=0, iterations=10000, time=0.0, c=0.7, workers=1, reward="blend",
-                 blend=0.25, group=1, policy="random"):
+                 blend=0.25, group=1, policy="light"):
         super().__init__(seed)
         if iterations <= 0 and time <= 0:
             raise SpecError("ismcts needs iterations > 0 or time > 0")
@@ -184,6 +184,8 @@ class ISMCTSBot(Bot):
         parts = [f"iterations={iterations}" if not time else f"time={time}", f"c={c}"]
         if workers != 1:
             parts.append(f"workers={workers}")
+        defaults = dict(reward="blend", blend=0.25, group=1, policy="light")
+        parts += [f"{k}={self.params[k]}" for k, v in defaults.items() if self.params[k] != v]
         self.spec = "ismcts:" + ",".join(parts)
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:
