@@ -133,7 +133,7 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
             occ |= d.tiles[c]
         empty = FULL36 & ~occ
         hm = d.hand[p]
-        while hm:
+        while hm:                                   # best_a: card * CARD_SUBS + kind (0/1/2+k)
             card = __builtin_ctzll(hm)
             hm &= hm - 1
             t = T.card_top[card]
@@ -141,13 +141,12 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
                 v = stake(d, p, t) + 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
-                    best_a = card * CARD_SUBS + pick_bit(empty, rng)
-            m = d.tiles[t] & ~d.protected
-            if m:
+                    best_a = card * CARD_SUBS
+            if d.tiles[t] & ~d.protected:
                 v = 0.2 * stake(d, p, t) + 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
-                    best_a = card * CARD_SUBS + NSPACES + pick_bit(m, rng)
+                    best_a = card * CARD_SUBS + 1
             for k in range(2):
                 b = T.card_bot[card][k]
                 v = 0.35 * stake(d, p, b) * left
@@ -156,8 +155,14 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
                 v += 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
-                    best_a = card * CARD_SUBS + 2 * NSPACES + k
-        return best_a
+                    best_a = card * CARD_SUBS + 2 + k
+        card = best_a // CARD_SUBS
+        k = best_a - card * CARD_SUBS
+        if k == 0:                                  # place on a random empty space
+            return card * CARD_SUBS + pick_bit(empty, rng)
+        if k == 1:                                  # protect a random unprotected tile
+            return card * CARD_SUBS + NSPACES + pick_bit(d.tiles[T.card_top[card]] & ~d.protected, rng)
+        return card * CARD_SUBS + 2 * NSPACES + (k - 2)
     if d.step == STEP_EXPAND_CHOICE:
         return A_EXPAND
     if d.step == STEP_EXPAND:
