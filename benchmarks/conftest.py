@@ -1,0 +1,1 @@
+"""Benchmarks run with `make bench` (pytest-benchmark).  Report medians: the machine is shared."""

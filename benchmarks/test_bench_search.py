@@ -1,0 +1,41 @@
+"""Search speed: ismcts iterations/s and simulated decisions/s from the 4-player opening.
+
+Floor (issue 3): 10,000 iterations per second on one core.  The all-cores case runs one tree
+per core (root parallelism, the search releases the GIL).
+"""
+import os
+
+import pytest
+
+from ekonos import State
+from search._ismcts import Searcher
+from search.bots import ISMCTSBot
+
+ITERATIONS = 20000
+
+
+@pytest.fixture(scope="module")
+def opening():
+    s = State.new(4, seed=2024)
+    return s.view(s.to_move)
+
+
+@pytest.mark.parametrize("policy", ["light", "random"])
+def test_ismcts_one_core(benchmark, opening, policy):
+    searcher = Searcher(policy=policy)
+    benchmark(searcher.run, opening, opening.to_move, iterations=ITERATIONS, seed=1)
+    median = benchmark.stats.stats.median
+    benchmark.extra_info["iterations_per_second"] = round(ITERATIONS / median)
+    benchmark.extra_info["decisions_per_second"] = round(searcher.decisions_simulated / median)
+    assert searcher.iterations_done == ITERATIONS
+
+
+def test_ismcts_all_cores(benchmark, opening):
+    workers = os.cpu_count() or 1
+    bot = ISMCTSBot(iterations=ITERATIONS * workers, workers=workers)
+    analysis = benchmark(bot.analyse, opening, 1)
+    median = benchmark.stats.stats.median
+    benchmark.extra_info["workers"] = workers
+    benchmark.extra_info["iterations_per_second"] = round(analysis.iterations / median)
+    benchmark.extra_info["decisions_per_second"] = round(analysis.decisions / median)
+    assert analysis.iterations == ITERATIONS * workers
