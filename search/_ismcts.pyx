@@ -409,8 +409,9 @@ cdef class Searcher:
         self.add_node(-1, -1, -1)
         with nogil:
             if iterations > 0:
-                for it in range(iterations):
+                while it < iterations:
                     self.iterate()
+                    it += 1
             else:
                 deadline = now_seconds() + seconds
                 while True:

@@ -28,7 +28,8 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # clamp: rounding must never put the observed share outside its own interval
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def seating(entrants: int, players: int, game: int) -> list[int]:

@@ -1,0 +1,53 @@
+"""Advice for the seat to move: the search behind `ekonos hint` (and the in-game hint).
+
+The search receives `state.view(to_move)` only, so hands the seat cannot see are never read:
+the result is the same whether the position knows the other hands or not (R21).
+"""
+from __future__ import annotations
+
+from ekonos import State
+from ekonos.errors import EkonosError
+from ekonos.notation import action_text
+from search.bots import ISMCTSBot, LEVELS, parse_spec
+
+DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
+
+
+def analyse(state: State, iterations: int | None = None, seconds: float | None = None,
+            top: int = 3, workers: int = 1, seed: int = 0, line_length: int = 8) -> dict:
+    """Search the position for the seat to move; the best `top` decisions, best first.
+
+    Each move: canonical text, visits, expected win share, expected final score of the seat,
+    and the expected continuation (the most visited line, as canonical texts)."""
+    if state.is_over():
+        raise EkonosError("the game is over: there is nothing to advise")
+    seat = state.to_move
+    if state.step_name == "card" and not state.hand_known(seat):
+        raise EkonosError(f"{state.names[seat]} (seat {seat}) must play a card, but the position "
+                          "does not give their hand")
+    if iterations is not None and seconds is not None:
+        raise EkonosError("give an iteration budget or a time budget, not both")
+    if top < 1:
+        raise EkonosError(f"top must be at least 1, got {top}")
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    bot = ISMCTSBot(iterations=iterations or 0, time=seconds or 0.0, workers=workers)
+    view = state.view(seat)
+    if view.count_legal() == 1:   # cannot happen after auto-play, but keep the answer honest
+        only = view.nth_legal(0)
+        moves = [{"action": only, "visits": 0, "win": None, "score": None, "line": []}]
+        result = None
+    else:
+        result = bot.analyse(view, seed=seed, line_length=line_length)
+        moves = result.moves
+    return {
+        "to_move": seat,
+        "player": state.names[seat],
+        "step": state.step_name,
+        "iterations": result.iterations if result else 0,
+        "moves": [{"move": action_text(m["action"]), "visits": m["visits"],
+                   "win": None if m["win"] is None else round(m["win"], 4),
+                   "score": None if m["score"] is None else round(m["score"], 2),
+                   "line": [action_text(a) for a in m["line"]]}
+                  for m in moves[:top]],
+    }
