@@ -97,6 +97,14 @@ class State(_core.CoreState):
 
     __copy__ = copy
 
+    def __deepcopy__(self, memo) -> "State":
+        return self.copy(history=True)
+
+    def __reduce__(self):
+        """Pickle as the raw struct plus the Python attributes (exact, like a copy)."""
+        return (_rebuild, (type(self), self._snapshot(), self.names, self.seed,
+                           list(self._undo), list(self.moves)))
+
     # -- queries --------------------------------------------------------------------------------
     @property
     def variant(self) -> str:
@@ -215,6 +223,14 @@ class State(_core.CoreState):
     def from_json(cls, text: str) -> "State":
         from ekonos.position import load_text
         return load_text(cls, text)
+
+
+def _rebuild(cls, snapshot: bytes, names, seed, undo, moves) -> State:
+    st = cls.__new__(cls)
+    st._restore(snapshot)
+    st._init_python(names, seed)
+    st._undo, st.moves = undo, moves
+    return st
 
 
 def _explain(st: State, action: int) -> str:
