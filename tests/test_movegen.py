@@ -11,18 +11,19 @@ import random
 
 import pytest
 from helpers import load, position
-from reference import COMPANIES, TABLE, Ref, key_of_position, perft
+from reference import COMPANIES, DECK, TABLE, Ref, key_of_position, perft
 
 from ekonos import PositionError, State
 
 # ---------------------------------------------------------------------------------------------
 # Golden counts, one or more positions per step.
 
-def _mid_turn(n, step, *, turn_extra=None, sold=False, **kw):
-    """Seat 0 has played card 36 this turn (start player 0, one card in the discard)."""
-    turn = {"player": 0, "card": 36, "sold": sold}
+def _mid_turn(n, step, *, turn_extra=None, sold=False, card=36, **kw):
+    """Seat 0 has played `card` this turn (start player 0, one card in the discard).  Card 36 is
+    Gemini / Crown + Hydra; card 7 is Phoenix / Sunset + Crown."""
+    turn = {"player": 0, "card": card, "sold": sold}
     turn.update(turn_extra or {})
-    return position(n, start=0, discard=[36], step=step, turn=turn, **kw)
+    return position(n, start=0, discard=[card], step=step, turn=turn, **kw)
 
 
 GOLDEN = {}
@@ -95,7 +96,7 @@ GOLDEN["expand-mid"] = (
 _b7 = {s: "Sunset" for s in range(3, 11)}
 _b7.update({1: "Sunset!", 2: "Sunset!"})
 GOLDEN["expand-ten-tiles"] = (
-    _mid_turn(4, "expand", growth={"Sunset": 4}, board=_b7,
+    _mid_turn(4, "expand", card=7, growth={"Sunset": 4}, board=_b7,
               turn_extra={"expansion": {"company": "Sunset", "actions_left": 2,
                                         "from": list(range(1, 11))}}), 9)
 
@@ -247,7 +248,7 @@ def random_position(rng: random.Random) -> dict:
         turn = {"player": turn_player, "card": discard[-1],
                 "sold": step != "sell" and rng.random() < 0.5}
     if step in ("expand-choice", "expand"):
-        x = rng.choice(COMPANIES)
+        x = rng.choice(DECK[discard[-1]][1])  # a company the card just played can grow
         turn["expansion"] = {"company": x}
         if step == "expand-choice":
             growth[x] = 4
