@@ -127,6 +127,7 @@ class State(_core.CoreState):
         f["rng"] = _core.rng_words(0)
         v = self.copy()
         v._set_fields(f)
+        v.seed = None       # the seed fixes every deal: keeping it would reveal the hidden hands
         return v
 
     def hand(self, seat: int) -> list[int] | None:

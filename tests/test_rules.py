@@ -909,3 +909,20 @@ def test_r21_random_games_never_reveal_hands_in_views():
             for q in range(n):
                 v = st.view(q)
                 assert [v.hand_known(p) for p in range(n)] == [p == q for p in range(n)]
+
+
+def test_r21_view_carries_nothing_that_rebuilds_the_hidden_deal():
+    # The game's seed fixes every deal (R3, R4): a view that kept it would let a bot replay the
+    # deal and read the other hands and the future rounds.
+    for n in (2, 3, 6):
+        st = State.new(n, seed=987654321 + n)
+        dealt = [st.hand(q) for q in range(n)]
+        assert [State.new(n, seed=st.seed).hand(q) for q in range(n)] == dealt  # the premise
+        rng = random.Random(n)
+        for _ in range(10):
+            st.push(rng.choice(st.legal_actions()))
+        for q in range(n):
+            v = st.view(q)
+            assert v.seed is None
+            assert v.to_dict()["seed"] is None
+            assert v.moves == [] and v._undo == []     # no history of full states either
