@@ -728,13 +728,13 @@ def test_r17_presidency_received_through_a_sale_is_never_refused():
     assert st.tokens(1) == 19
 
 
-def test_r18a_buying_a_company_without_president():
+def test_r18_a_buying_a_company_without_president():
     st = load(sell_position(step="buy", coins=[5, 0, 0, 0]))
     st.push_text("buy Hydra")
     assert president(st, "Hydra") == 0 and shares(st, "Hydra") == [1, 0, 0, 0]
 
 
-def test_r18b_buyer_needs_strictly_more_than_the_president():
+def test_r18_b_buyer_needs_strictly_more_than_the_president():
     st = load(sell_position(step="buy", coins=[5, 0, 0, 0], shares={"Hydra": [1, 2, 0, 0]},
                             president={"Hydra": 1}))
     st.push_text("buy Hydra")                 # 2 vs 2: tie keeps the president
@@ -746,28 +746,28 @@ def test_r18b_buyer_needs_strictly_more_than_the_president():
     assert coins(st, 0) == 0
 
 
-def test_r18b_president_buying_stays_president():
+def test_r18_b_president_buying_stays_president():
     st = load(sell_position(step="buy", coins=[5, 0, 0, 0], shares={"Hydra": [2, 2, 0, 0]},
                             president={"Hydra": 0}))
     st.push_text("buy Hydra")
     assert president(st, "Hydra") == 0
 
 
-def test_r18c_president_sells_and_one_player_holds_more():
+def test_r18_c_president_sells_and_one_player_holds_more():
     st = load(sell_position(shares={"Crown": [2, 2, 1, 0]}, president={"Crown": 0}))
     st.push_text("sell Crown")
     assert president(st, "Crown") == 1
     assert st.step_name == "buy"
 
 
-def test_r18c_president_sells_nobody_holds_more_stays():
+def test_r18_c_president_sells_nobody_holds_more_stays():
     st = load(sell_position(shares={"Crown": [3, 2, 2, 0]}, president={"Crown": 0}))
     st.push_text("sell Crown")
     assert president(st, "Crown") == 0 and shares(st, "Crown") == [2, 2, 2, 0]
     assert st.step_name == "buy"
 
 
-def test_r18c_tie_seller_chooses_the_successor():
+def test_r18_c_tie_seller_chooses_the_successor():
     st = load(sell_position(coins=[0, 0, 0, 0], shares={"Crown": [2, 2, 2, 1]},
                             president={"Crown": 0}))
     st.push_text("sell Crown")
@@ -783,7 +783,7 @@ def test_r18c_tie_seller_chooses_the_successor():
     assert st.step_name == "buy" and st.to_move == 0
 
 
-def test_r18c_seller_left_with_no_share_and_a_three_way_tie():
+def test_r18_c_seller_left_with_no_share_and_a_three_way_tie():
     st = load(sell_position(5, shares={"Crown": [1, 1, 1, 1, 0]}, president={"Crown": 0}))
     st.push_text("sell Crown")
     assert texts(st) == ["successor 1", "successor 2", "successor 3"]
@@ -791,7 +791,7 @@ def test_r18c_seller_left_with_no_share_and_a_three_way_tie():
     assert president(st, "Crown") == 3
 
 
-def test_r18d_empty_column_has_no_president():
+def test_r18_d_empty_column_has_no_president():
     st = load(sell_position(shares={"Crown": [1, 0, 0, 0]}))
     st.push_text("sell Crown")
     assert president(st, "Crown") is None and column(st, "Crown") == 0
@@ -800,7 +800,7 @@ def test_r18d_empty_column_has_no_president():
     assert president(st, "Crown") == 0 and coins(st, 0) == 0
 
 
-def test_r18e_sale_by_non_president_never_changes_the_president():
+def test_r18_e_sale_by_non_president_never_changes_the_president():
     st = load(sell_position(shares={"Crown": [2, 2, 0, 0]}, president={"Crown": 1}))
     st.push_text("sell Crown")
     assert president(st, "Crown") == 1 and shares(st, "Crown") == [1, 2, 0, 0]
