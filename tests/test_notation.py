@@ -4,6 +4,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis.strategies import integers as st_integers
+from hypothesis.strategies import lists as st_lists
+from hypothesis.strategies import sampled_from as st_sampled_from
+from hypothesis.strategies import text as st_text
 from helpers import load, position, texts
 from reference import COMPANIES, DECK
 
@@ -183,3 +188,27 @@ def test_push_text_returns_the_action_and_pop_undoes_it():
     assert action_text(a) == "play 2 grow Hydra"
     assert st.pop() == a
     assert st == before
+
+
+_WORDS = ["play", "place", "protect", "grow", "expand", "wait", "stop", "sell", "buy", "pass",
+          "successor", "sun", "PHO", "pa", "p", "crown", "Hydra", "gem", "anna", "0", "7", "36",
+          "37", "-1", "x", ""]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(words=st_lists(st_sampled_from(_WORDS), max_size=5), seed=st_integers(0, 50),
+       pushes=st_integers(0, 30), noise=st_text(max_size=8))
+def test_any_text_is_a_legal_move_or_a_move_error(words, seed, pushes, noise):
+    st = State.new(3, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(pushes):
+        st.push(rng.choice(st.legal_actions()))
+    text = " ".join(words) + (" " + noise if seed % 3 == 0 else "")
+    try:
+        a = st.parse_move(text)
+    except MoveError as e:
+        assert e.reason and e.text == text
+        assert isinstance(e.legal, list)
+        return
+    assert a in st.legal_actions()
+    assert st.parse_move(action_text(a)) == a
