@@ -215,15 +215,10 @@ def _move_message(st: State, index: int, count: int, text: str, e: MoveError) ->
     return message
 
 
-# -- play: a placeholder, replaced by the terminal game. Keep it self-contained. ---------------
-@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-              epilog=_epilog("ekonos play --ai 3"))
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def play(args: tuple[str, ...]) -> None:
-    """Play a game in the terminal against the AI (not available yet)."""
-    click.echo("ekonos play: the terminal game is not available yet; "
-               "use `ekonos new`, `ekonos show` and `ekonos apply` meanwhile.")
+# -- play: the terminal game (cli/play.py) ---------------------------------------------------
+from cli.play import play  # noqa: E402  (after the group, which it joins)
 
+main.add_command(play)
 
 if __name__ == "__main__":
     main()

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 import click
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -42,10 +42,7 @@ from ekonos.state import DEFAULT_NAMES
 from search.analysis import analyse
 from search.bots import LEVELS, derive_seed, make_bot, parse_spec
 
-try:  # TEMPORARY until cli/render.py lands
-    from cli import render
-except ImportError:
-    render = None
+from cli import render
 
 
 PLAY_FORMAT = 1                  # version of the "play" record added to position files
@@ -464,21 +461,9 @@ def _core_a(name: str) -> int:
 # ---------------------------------------------------------------------------------------------
 # What the person sees besides the board: their hand, the decisions, the scorepad
 
-FALLBACK_STYLES = ("orange3", "red", "green", "yellow", "blue", "magenta")
-
-
-def company_style(c: int) -> str:
-    styles = getattr(render, "COMPANY_STYLES", None)
-    if styles:
-        try:
-            return styles[COMPANIES[c]] if isinstance(styles, dict) else styles[c]
-        except (KeyError, IndexError):
-            pass
-    return FALLBACK_STYLES[c]
-
-
 def cname(c: int) -> str:
-    return f"[{company_style(c)}]{COMPANIES[c]}[/]"
+    """A company's name in its colour (cli/render.py's palette), as console markup."""
+    return f"[{render.COMPANY_STYLE[COMPANIES[c]]}]{COMPANIES[c]}[/]"
 
 
 def spaces_text(spaces: list[int]) -> str:
@@ -558,8 +543,9 @@ def hand_panel(state: State, seat: int, numbers: dict[int, int] | None = None) -
     if numbers:
         title += " (numbers pick a decision)"
     if not hand:
-        return Panel(Text("no cards left this round", style="dim"), title=title, title_align="left")
-    return Panel(table, title=title, title_align="left")
+        return Panel(Text("no cards left this round", style="dim"), title=title,
+                     title_align="left", expand=False)
+    return Panel(table, title=title, title_align="left", expand=False)
 
 
 def decision_label(state: State, action: int) -> str:
@@ -929,7 +915,7 @@ class PlaySession:
 
     def _show(self) -> None:
         st = self.state
-        self.console.print(board(st, self.human))
+        self.console.print(board(st, self.human, self.console.width))
         numbers = None
         if st.step_name == "card":
             numbers = {a: i for i, a in enumerate(legal_list(st), 1)}
@@ -943,10 +929,7 @@ class PlaySession:
             self._show()
         self.console.print(f"[bold green]{step_question(self.state, self.human)}[/]")
         while True:
-            try:
-                line = self.input_fn(f"{self.state.names[self.human]} › ")
-            except KeyboardInterrupt:
-                raise
+            line = self.input_fn(f"{self.state.names[self.human]} › ")
             try:
                 got = interpret(line, self.state)
             except MoveError as e:
@@ -954,7 +937,7 @@ class PlaySession:
                     self.console.print("[dim]Type a decision, a number, or `help`.[/]")
                     continue
                 self.console.print(f"[red]✗ {escape(e.reason)}[/]")
-                if isinstance(e, InvalidMoveError) is False and len(e.legal) <= 8 and e.legal:
+                if not isinstance(e, InvalidMoveError) and 0 < len(e.legal) <= 8:
                     self.console.print("[dim]legal here: " + ", ".join(e.legal) + "[/]")
                 continue
             if isinstance(got, Command):
@@ -1017,7 +1000,7 @@ class PlaySession:
         for i, m in enumerate(result["moves"], 1):
             win = "—" if m["win"] is None else f"{m['win']:.0%}"
             score = "—" if m["score"] is None else f"{m['score']:.1f}"
-            table.add_row(str(i), m["move"], win, score, ", ".join(m["line"][1:4]))
+            table.add_row(str(i), m["move"], win, score, ", ".join(m["line"][:3]))
         self.console.print(table)
 
     def _log(self, all_moves: bool = False) -> None:
@@ -1038,7 +1021,7 @@ class PlaySession:
 
     def _finish(self) -> None:
         st = self.state
-        self.console.print(board(st, self.human))
+        self.console.print(board(st, self.human, self.console.width))
         self.console.print(scorepad(st))
         winners = [st.names[q] for q in st.winners()]
         if self.human in st.winners():
@@ -1101,22 +1084,47 @@ def _replay(play: dict, state: State) -> tuple[State | None, list[int]]:
     return start, moves
 
 
-def board(state: State, seat: int):
-    """The board as cli/render.py draws it, for the person at `seat`."""
-    if render is None:
-        return Panel(Text(str(state.to_dict()["board"])), title="board (placeholder)")
-    return render.board(state, seat)
+def board(state: State, seat: int, width: int = 80) -> Group:
+    """The board as cli/render.py draws it: header (round, whose decision), map, growth tracks,
+    market (shares per player, next price, president), players (coins, cards, score now).
+    On a terminal of 130 columns or more the map and the tables stand side by side."""
+    d = state.to_dict()
+    header = render.header_text(state, d)
+    the_map = Panel(render.map_text(d["board"]), title="Map", title_align="left", expand=False)
+    growth, market = render.growth_table(d), render.market_table(d)
+    players = render.players_table(state, d)
+    if width >= 130:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column()
+        grid.add_column()
+        grid.add_row(the_map, Group(growth, Text(""), players))
+        return Group(header, grid, market)
+    return Group(header, the_map, growth, Text(""), market, Text(""), players)
 
 
 # ---------------------------------------------------------------------------------------------
 # The command
 
+def _levels_text() -> str:
+    """'1 greedy, 2 ISMCTS 1k iterations, ...' from search.bots.LEVELS."""
+    out = []
+    for k, spec in LEVELS.items():
+        name, kw = parse_spec(spec)
+        if name == "ismcts" and "iterations" in kw:
+            it = kw["iterations"]
+            out.append(f"{k} ISMCTS {it // 1000}k iterations" if it % 1000 == 0
+                       else f"{k} ISMCTS {it} iterations")
+        else:
+            out.append(f"{k} {name}")
+    return ", ".join(out)
+
+
 @click.command()
 @click.option("--ai", type=int, default=None, metavar="N",
               help="AI opponents, 1-5 (default 3): a game of N+1 players.")
 @click.option("--level", type=int, default=None, metavar="1-5",
-              help="AI strength (default 3): 1 greedy, 2-5 ISMCTS with 1k/10k/40k/150k "
-                   "iterations.  With --load: changes the saved level.")
+              help=f"AI strength (default 3): {_levels_text()}.  With --load: changes the "
+                   "saved level.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed of the deals and the AI (default: random).")
 @click.option("--name", default=None, help="Your name (default: You).")
@@ -1142,7 +1150,7 @@ def play(ai, level, seed, name, seat, variant, load):
     """
     session = make_session(ai=ai, level=level, seed=seed, name=name, seat=seat,
                            variant=variant, load=load)
-    raise SystemExit(session.run())
+    return session.run()
 
 
 def make_session(ai=None, level=None, seed=None, name=None, seat=None, variant=None, load=None,

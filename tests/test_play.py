@@ -1,0 +1,472 @@
+"""`ekonos play`: whole games through the real command with scripted input, the input language
+(numbers, notation, short forms, commands), undo, save/load, autosave and resume, bad flags."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from cli import play as P
+from cli.play import Command, PlaySession, interpret, legal_list
+from ekonos import State
+from ekonos.errors import MoveError
+from ekonos.notation import action_text
+from helpers import position
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+def console() -> Console:
+    return Console(width=120, record=True, force_terminal=False, color_system=None)
+
+
+class Script:
+    """An input function: answers from a list, then from `then(state)` (or EOF)."""
+
+    def __init__(self, answers=(), then=None, session=None):
+        self.answers = list(answers)
+        self.then = then
+        self.session = session
+        self.asked = 0
+
+    def __call__(self, prompt: str) -> str:
+        self.asked += 1
+        if self.answers:
+            a = self.answers.pop(0)
+            if isinstance(a, BaseException):
+                raise a
+            return a
+        if self.then is None:
+            raise EOFError
+        return self.then(self.session.state)
+
+
+def first_legal(state: State) -> str:
+    return "1"
+
+
+def random_text(seed: int):
+    """A human who answers with a random legal decision, as canonical text or as its number."""
+    rng = random.Random(seed)
+
+    def answer(state: State) -> str:
+        options = legal_list(state)
+        k = rng.randrange(len(options))
+        return str(k + 1) if rng.random() < 0.5 else action_text(options[k]).upper()
+    return answer
+
+
+def session(start: State, human: int, answers=(), then=None, level=1, **kw) -> PlaySession:
+    script = Script(answers, then)
+    kw.setdefault("console", console())
+    s = PlaySession(start, human, level, ai_seed=99, input_fn=script, **kw)
+    script.session = s
+    return s
+
+
+def state_at(step: str, players: int = 3, seat: int = 0) -> State:
+    """A full-information position from a seeded random game where `seat` decides `step`."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        st = State.new(players, seed=seed)
+        while not st.is_over():
+            if st.step_name == step and st.to_move == seat:
+                return st
+            st.push_unchecked(rng.choice(st.legal_actions()))
+    raise AssertionError(f"no {step} position found")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    d = tmp_path / "data"
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(d))
+    return d
+
+
+def run_cli(args, input_text=""):
+    from cli.main import main
+    return CliRunner().invoke(main, ["play", *args], input=input_text, catch_exceptions=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole games through the real command
+
+@pytest.mark.parametrize("ai,seed", [(1, 3), (3, 11)])
+def test_full_game_through_the_command(ai, seed, data_dir):
+    players = ai + 1
+    result = run_cli(["--ai", str(ai), "--level", "1", "--seed", str(seed), "--name", "Ada"],
+                     "1\n" * 2000)
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Traceback" not in out
+    assert "Final scores" in out and ("win" in out)
+    assert out.count("Ada ›") >= 6 * (6 if players == 2 else 3) * 2 // players
+    record = json.loads((data_dir / "autosave.json").read_text())
+    assert record["step"] == "over"
+    assert record["play"]["human"] == 0 and record["play"]["level"] == 1
+    games = list((data_dir / "games").glob("*.json"))
+    assert len(games) == 1 and str(games[0]) in out.replace("\n", "")
+    st = State.from_dict(record)
+    assert st.is_over() and len(st.names) == players
+    # the record replays to the final position
+    start = State.from_dict(record["play"]["start"])
+    for t in record["play"]["moves"]:
+        start.push_text(t)
+    assert start.to_dict() == st.to_dict()
+
+
+def test_full_four_player_game_with_a_varied_human():
+    s = PlaySession.new_game(ai=3, level=1, seed=5, seat=2, console=console(),
+                             input_fn=None)
+    script = Script(["help", "list", "log", "show", "", "nonsense"], random_text(1), s)
+    s.input_fn = script
+    assert s.run() == 0
+    assert s.state.is_over()
+    text = s.console.export_text()
+    assert "Final scores" in text
+    human_moves = [a for a, seat, _ in s.history if seat == 2]
+    assert len(human_moves) >= 18          # 3 rounds x 6 cards, each a card decision at least
+
+
+# ---------------------------------------------------------------------------------------------
+# the input language
+
+def card_state() -> State:
+    st = state_at("card")
+    return st
+
+
+def test_numbers_pick_from_the_list():
+    st = card_state()
+    options = legal_list(st)
+    assert interpret("1", st) == options[0]
+    assert interpret(f"#{len(options)}", st) == options[-1]
+    with pytest.raises(MoveError, match="no decision"):
+        interpret(str(len(options) + 1), st)
+    with pytest.raises(MoveError, match="no decision"):
+        interpret("0", st)
+
+
+def test_card_step_list_is_grouped_by_card_grow_protect_place():
+    st = card_state()
+    texts = [action_text(a) for a in legal_list(st)]
+    cards = [int(t.split()[1]) for t in texts]
+    assert cards == sorted(cards)
+    first_card = [t for t in texts if int(t.split()[1]) == cards[0]]
+    kinds = [t.split()[2] for t in first_card]
+    assert kinds == sorted(kinds, key=["grow", "protect", "place"].index)
+
+
+def test_short_forms_at_the_card_step():
+    st = card_state()
+    hand = st.hand(st.to_move)
+    from ekonos.rules import COMPANIES, DECK
+    card = hand[-1]
+    pos = len(hand)
+    bottom = COMPANIES[DECK[card - 1].bottom[0]]
+    want = st.parse_move(f"play {card} grow {bottom}")
+    assert interpret(f"play {card} grow {bottom}", st) == want
+    assert interpret(f"PLAY {card} G {bottom[:3]}", st) == want
+    assert interpret(f"#{pos} g {bottom.lower()}", st) == want
+    assert interpret(f"{card} gr {bottom}", st) == want
+    if pos not in hand:                       # the position reading of a bare number
+        assert interpret(f"{pos} grow {bottom}", st) == want
+    # a place on an empty space with the card first
+    empty = [sp for sp in range(1, 37) if str(sp) not in st.to_dict()["board"]][0]
+    assert interpret(f"#{pos} p {empty}", st) == st.parse_move(f"play {card} place {empty}")
+    # card left out: only when one card can
+    growers = [c for c in hand if COMPANIES.index(bottom) in DECK[c - 1].bottom]
+    if len(growers) == 1:
+        assert interpret(f"g {bottom}", st) == want
+    else:
+        with pytest.raises(MoveError, match="more than one card"):
+            interpret(f"g {bottom}", st)
+
+
+def test_card_reference_that_is_both_a_card_and_a_position_is_refused():
+    st = State.from_dict(position(2, hands={0: [3, 10, 20, 25, 30, 35]}))
+    with pytest.raises(MoveError, match="could be card 3"):
+        interpret("3 grow crown", st)
+    # `play 3` is always the card, `#3` always the position
+    assert action_text(interpret("play 3 g pan", st)) == "play 3 grow Panda"
+    assert action_text(interpret("#3 g sun", st)) == "play 20 grow Sunset"
+    # 2 is no card of the hand: the 2nd card
+    assert action_text(interpret("2 grow crown", st)) == "play 10 grow Crown"
+    # 25 is no position: the card
+    assert action_text(interpret("25 g sun", st)) == "play 25 grow Sunset"
+    with pytest.raises(MoveError, match="card 7 is not in your hand"):
+        interpret("7 grow crown", st)
+
+
+def test_wrong_input_explains():
+    st = card_state()
+    hand = st.hand(st.to_move)
+    missing = next(c for c in range(7, 37) if c not in hand)
+    for text, reason in [("play 37 place 1", "card 37 does not exist"),
+                         (f"play {missing} place 1", "not in"),
+                         ("buy Crown", "card step"),
+                         ("flibber", "unknown move"),
+                         (f"#{len(hand) + 1} g crown", "#1 to"),
+                         ("#1 jump 3", "place (p), protect (pr) or grow (g)"),
+                         ("#1 place 40", "space 40 does not exist"),
+                         ("g zzz", "not a company")]:
+        with pytest.raises(MoveError) as e:
+            interpret(text, st)
+        assert reason in e.value.reason, (text, e.value.reason)
+
+
+def test_short_forms_at_the_other_steps():
+    st = state_at("expand-choice")
+    assert action_text(interpret("e", st)) == "expand"
+    assert action_text(interpret("Y", st)) == "expand"
+    assert action_text(interpret("w", st)) == "wait"
+    assert action_text(interpret("no", st)) == "wait"
+    st = state_at("expand")
+    legal = st.legal_moves.texts()
+    assert action_text(interpret("s", st)) == "stop"
+    place = next(t for t in legal if t.startswith("place"))
+    assert action_text(interpret("p " + place.split()[1], st)) == place
+    st = state_at("sell")
+    owned = next(t for t in st.legal_moves.texts() if t.startswith("sell"))
+    company = owned.split()[1]
+    assert action_text(interpret(company[:3], st)) == owned
+    assert action_text(interpret("s " + company, st)) == owned
+    assert action_text(interpret("-", st)) == "pass"
+    st = state_at("buy")
+    buy = next(t for t in st.legal_moves.texts() if t.startswith("buy"))
+    assert action_text(interpret("b " + buy.split()[1][:4], st)) == buy
+    assert action_text(interpret(buy.split()[1].lower(), st)) == buy
+    assert action_text(interpret("n", st)) == "pass"
+    st = state_at("successor")
+    cand = st.legal_moves.texts()[0]
+    q = int(cand.split()[1])
+    assert action_text(interpret(st.names[q].lower(), st)) == cand
+    assert action_text(interpret(f"successor {q}", st)) == cand
+
+
+def test_commands_are_recognised():
+    st = card_state()
+    for text, name in [("help", "help"), ("?", "help"), ("hint", "hint"), ("undo", "undo"),
+                       ("save my.json", "save"), ("show", "show"), ("log all", "log"),
+                       ("quit", "quit"), ("q", "quit"), ("list", "list")]:
+        got = interpret(text, st)
+        assert isinstance(got, Command) and got.name == name
+    assert interpret("save my.json", st).arg == "my.json"
+
+
+@pytest.mark.parametrize("step", ["card", "expand-choice", "expand", "sell", "buy", "successor"])
+def test_bad_input_at_every_kind_of_prompt_asks_again(step):
+    st = state_at(step)
+    seat = st.to_move
+    bad = ["", "   ", "0", "999", "xyzzy", "play 1 grow", "sell Nowhere", "successor 9",
+           "place 99", "#9 g crown", "buy"]
+    good = action_text(legal_list(st)[-1])
+    s = session(st, seat, bad + [good, "quit"])
+    s.run()
+    text = s.console.export_text()
+    assert text.count("✗") >= len(bad) - 2        # the blank lines only remind
+    assert s.history and s.history[0][0] == st.parse_move(good) and s.history[0][1] == seat
+    assert "Traceback" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# commands in the game
+
+def test_undo_returns_to_the_previous_decision_and_replays_identically():
+    start = State.new(3, seed=21, names=["You", "Bruno", "Chiara"])
+    human = start.to_move
+    s = session(start, human, ["1", "1", "1", "undo"], level=2)
+    s.run()
+    # after undo: the position where the human made the last decision
+    mine = [i for i, (_, q, _) in enumerate(s.history) if q == human]
+    assert s.state.to_move == human
+    first_run = s.console.export_text()
+    assert "Undone:" in first_run
+    # replaying the same answers gives the same AI decisions
+    s2 = session(start, human, ["1", "1", "1"], level=2)
+    s2.run()
+    s3 = session(start, human, ["1", "1", "1", "undo", "1"], level=2)
+    s3.run()
+    assert [a for a, _, _ in s3.history] == [a for a, _, _ in s2.history]
+    assert len(mine) >= 1
+
+
+def test_undo_with_nothing_to_undo():
+    st = state_at("card")
+    s = session(st, st.to_move, ["undo", "quit"])
+    s.run()
+    assert "nothing to undo" in s.console.export_text()
+
+
+def test_hint_shows_three_decisions():
+    st = state_at("card")
+    s = session(st, st.to_move, ["hint", "quit"], level=1)
+    s.run()
+    text = s.console.export_text()
+    assert "Hint" in text and "win share" in text
+    assert sum(1 for line in text.splitlines() if " play " in f" {line} " and "%" in line) == 3
+
+
+def test_save_and_load_mid_expansion(tmp_path):
+    st = state_at("expand", players=3, seat=0)
+    path = tmp_path / "mid.json"
+    s = session(st, 0, [f"save {path}", "quit"])
+    s.run()
+    assert f"Saved to {path}" in s.console.export_text().replace("\n", "")
+    loaded = PlaySession.load(path, console=console(), input_fn=Script(["quit"]))
+    assert loaded.state.to_dict() == st.to_dict()
+    assert loaded.state.step_name == "expand" and loaded.human == 0
+    # the two continue identically
+    a = session(st, 0, then=first_legal)
+    a.run()
+    b = PlaySession.load(path, console=console(), input_fn=None)
+    script = Script(then=first_legal, session=b)
+    b.input_fn = script
+    b.ai_seed = a.ai_seed
+    b.run()
+    assert b.state.to_dict() == a.state.to_dict()
+
+
+def test_save_to_a_bad_place_keeps_playing(tmp_path):
+    st = state_at("card")
+    (tmp_path / "afile").write_text("x")
+    s = session(st, st.to_move, ["save", f"save {tmp_path}/afile/game.json", "save a\0b", "1",
+                                 "quit"])
+    s.run()
+    text = s.console.export_text()
+    assert "save needs a file name" in text and text.count("could not save") == 2
+    assert s.history                       # the game went on
+
+
+def test_log_lists_the_decisions():
+    st = state_at("card")
+    s = session(st, st.to_move, ["1", "1", "log", "quit"])
+    s.run()
+    assert "decision" in s.console.export_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# never lose a game
+
+def test_autosave_then_resume_after_an_interrupted_run(data_dir):
+    answers = "1\n" * 12
+    r1 = run_cli(["--ai", "2", "--level", "1", "--seed", "8"], answers)   # input ends: EOF
+    assert r1.exit_code == 0, r1.output
+    auto = data_dir / "autosave.json"
+    assert auto.exists() and "Resume with: ekonos play --load" in r1.output.replace("\n", " ")
+    saved = json.loads(auto.read_text())
+    assert saved["step"] != "over"
+    r2 = run_cli(["--load", str(auto)], "1\n" * 2000)
+    assert r2.exit_code == 0, r2.output
+    assert "Final scores" in r2.output
+    # exactly the game an uninterrupted run plays
+    resumed = json.loads(auto.read_text())
+    r3 = run_cli(["--ai", "2", "--level", "1", "--seed", "8"], "1\n" * 2000)
+    assert r3.exit_code == 0
+    whole = json.loads(auto.read_text())
+    assert {k: v for k, v in resumed.items() if k != "play"} == \
+        {k: v for k, v in whole.items() if k != "play"}
+    assert resumed["play"]["moves"] == whole["play"]["moves"]
+
+
+def test_ctrl_c_offers_to_save_and_quit(data_dir):
+    st = state_at("card")
+    auto = data_dir / "auto.json"
+    s = session(st, st.to_move, ["1", KeyboardInterrupt(), "n", "1", KeyboardInterrupt(), "y"],
+                autosave=auto)
+    assert s.run() == 0
+    text = s.console.export_text()
+    assert "Interrupted" in text and f"Game saved in {auto}" in text.replace("\n", "")
+    saved = json.loads(auto.read_text())
+    assert len(saved["play"]["moves"]) == len(s.history) >= 2
+
+
+def test_ctrl_c_while_the_ai_thinks(data_dir, monkeypatch):
+    st = state_at("card")
+    auto = data_dir / "auto.json"
+    s = session(st, st.to_move, ["1", "y"], autosave=auto)
+    calls = {"n": 0}
+    real = s.bots[next(iter(s.bots))].__class__.choose
+
+    def choose(self, view, seed=None):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise KeyboardInterrupt
+        return real(self, view, seed)
+    for bot in s.bots.values():
+        monkeypatch.setattr(type(bot), "choose", choose)
+    assert s.run() == 0
+    assert "Game saved in" in s.console.export_text()
+    assert json.loads(auto.read_text())["play"]["moves"]
+
+
+# ---------------------------------------------------------------------------------------------
+# bad flags and bad files: one line, exit 2
+
+@pytest.mark.parametrize("args,message", [
+    (["--ai", "0"], "--ai"), (["--ai", "6"], "--ai"), (["--level", "9"], "--level"),
+    (["--ai", "1", "--seat", "2"], "--seat"), (["--seat", "-1"], "--seat"),
+    (["--name", "  "], "--name"), (["--variant", "house"], "variant"),
+    (["--load", "/nonexistent/x.json"], "no such file"),
+    (["--load", "/nonexistent/x.json", "--ai", "2"], "cannot be used with --load"),
+    (["--seed", "-4"], "seed"),
+])
+def test_bad_flags_one_line_exit_2(args, message):
+    r = run_cli(args)
+    assert r.exit_code == 2
+    assert "Traceback" not in r.output
+    assert message in r.output
+
+
+def test_bad_load_files(tmp_path):
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{not json")
+    r = run_cli(["--load", str(bad_json)])
+    assert r.exit_code == 2 and "not valid JSON" in r.output
+    bad_pos = tmp_path / "pos.json"
+    d = State.new(3, seed=1).to_dict()
+    d["round"] = 9
+    bad_pos.write_text(json.dumps(d))
+    r = run_cli(["--load", str(bad_pos)])
+    assert r.exit_code == 2 and "round" in r.output
+    bad_play = tmp_path / "play.json"
+    d = State.new(3, seed=1).to_dict()
+    d["play"] = {"human": 7, "level": 1, "ai_seed": 1}
+    bad_play.write_text(json.dumps(d))
+    r = run_cli(["--load", str(bad_play)])
+    assert r.exit_code == 2 and "play.human" in r.output
+
+
+def test_load_a_plain_position_with_hidden_hands(tmp_path):
+    d = State.new(3, seed=4).to_dict()
+    for p in d["players"][1:]:
+        p["hand"] = None
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(d))
+    s = PlaySession.load(path, console=console(), input_fn=Script(["quit"]))
+    assert s.state.hand(0) == d["players"][0]["hand"]
+    assert all(s.state.hand_known(q) for q in range(3))
+    assert "dealt at random" in s.console.export_text()
+
+
+def test_the_ai_sees_only_its_view():
+    """R21: each bot receives its seat's view (other hands unknown), never the game state."""
+    st = state_at("card")
+    s = session(st, st.to_move, ["1", "1", "1", "quit"])
+    seen = []
+    for seat, bot in s.bots.items():
+        real = bot.choose
+
+        def spy(view, seed=None, _real=real, _seat=seat):
+            seen.append((_seat, view.to_move, [view.hand_known(q) for q in range(view.nplayers)]))
+            assert view is not s.state
+            return _real(view, seed)
+        bot.choose = spy
+    s.run()
+    assert seen
+    for seat, to_move, known in seen:
+        assert to_move == seat and known == [q == seat for q in range(3)]
