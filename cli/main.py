@@ -73,7 +73,7 @@ class EkonosGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def _load(path: Path) -> State:
+def load_position(path: Path) -> State:
     """A position file, or InputError naming the file, the field and the reason."""
     try:
         return load_file(State, path)
@@ -161,7 +161,7 @@ def new(players: int, seed: int | None, names: str | None, variant: str, out: Pa
                    "winners, legal moves, ...")
 def show(file: Path, as_json: bool) -> None:
     """Show the position in FILE: map, companies, market, players, the hand to play, scores."""
-    st = _load(file)
+    st = load_position(file)
     if as_json:
         click.echo(json.dumps(summary_dict(st), indent=2))
     else:
@@ -187,7 +187,7 @@ def apply(file: Path, moves: tuple[str, ...], out: Path | None, force: bool) -> 
     it is written atomically to OUTPUT; -o FILE updates the game in place, and another
     existing file is overwritten only with --force.  If any move is refused, nothing is written.
     """
-    st = _load(file)
+    st = load_position(file)
     if out is not None:
         _refuse_overwrite(out, force, unless_same_as=file)
     for i, text in enumerate(moves, 1):
@@ -219,6 +219,12 @@ def _move_message(st: State, index: int, count: int, text: str, e: MoveError) ->
 from cli.play import play  # noqa: E402  (after the group, which it joins)
 
 main.add_command(play)
+
+# -- arena and hint: the search (cli/search_commands.py) --------------------------------------
+from cli.search_commands import arena, hint  # noqa: E402
+
+main.add_command(arena)
+main.add_command(hint)
 
 if __name__ == "__main__":
     main()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -9,7 +10,6 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn)
 from rich.table import Table
 
-from ekonos import State, load_file
 from ekonos.rules import VARIANTS
 from search.analysis import analyse
 from search.arena import run_arena
@@ -89,7 +89,8 @@ def hint(file, iterations, seconds, top, workers, seed, as_json):
     """
     if iterations is not None and seconds is not None:
         raise click.UsageError("--iterations and --time cannot be used together: choose one budget")
-    state = load_file(State, file)
+    from cli.main import load_position  # the group's loader: errors name the file
+    state = load_position(Path(file))
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed)
     if as_json:
@@ -108,5 +109,4 @@ def hint(file, iterations, seconds, top, workers, seed, as_json):
     out.print(table)
 
 
-COMMANDS = [arena, hint]
 
