@@ -1,0 +1,114 @@
+"""`ekonos hint` and `ekonos arena` through the real command (CliRunner)."""
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from ekonos import State, save_file
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def midgame(tmp_path: Path, players=3, seed=6, decisions=25) -> Path:
+    st = State.new(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        st.push(rng.choice(st.legal_actions()))
+    while st.step_name != "card":          # a card step, so the hand matters
+        st.push(st.legal_actions()[-1])
+    path = tmp_path / "mid.json"
+    save_file(st, path)
+    return path
+
+
+def test_r21_hint_json_identical_with_hidden_hands_removed(tmp_path):
+    full = midgame(tmp_path)
+    data = json.loads(full.read_text())
+    for q, p in enumerate(data["players"]):
+        if q != data["to_move"]:
+            p["hand"] = None
+    stripped = tmp_path / "stripped.json"
+    stripped.write_text(json.dumps(data))
+    a = run("hint", full, "--iterations", 1500, "--seed", 4, "--top", 4, "--json")
+    b = run("hint", stripped, "--iterations", 1500, "--seed", 4, "--top", 4, "--json")
+    assert a.exit_code == 0 and b.exit_code == 0
+    assert a.output == b.output
+    out = json.loads(a.output)
+    assert out["to_move"] == data["to_move"] and out["step"] == "card"
+    assert len(out["moves"]) == 4
+    st = State.from_dict(data)
+    for m in out["moves"]:
+        assert m["move"] in st.legal_moves.texts()
+        assert 0 <= m["win"] <= 1 and m["visits"] > 0 and isinstance(m["line"], list)
+    visits = [m["visits"] for m in out["moves"]]
+    assert visits == sorted(visits, reverse=True)
+
+
+def test_hint_for_a_person(tmp_path):
+    r = run("hint", midgame(tmp_path), "-i", 800, "--top", 2)
+    assert r.exit_code == 0
+    assert "to decide" in r.output and "visits" in r.output
+
+
+@pytest.mark.parametrize("case, words", [
+    ("over", "game is over"), ("unknown-hand", "does not give their hand"),
+    ("missing", "no such file"), ("bad-json", "not valid JSON"),
+])
+def test_hint_refuses_with_one_line(tmp_path, case, words):
+    path = tmp_path / "p.json"
+    if case == "over":
+        st = State.new(2, seed=1)
+        st.random_playout(3)
+        save_file(st, path)
+    elif case == "unknown-hand":
+        data = json.loads(midgame(tmp_path).read_text())
+        data["players"][data["to_move"]]["hand"] = None
+        path.write_text(json.dumps(data))
+    elif case == "bad-json":
+        path.write_text("{ nope")
+    before = path.read_text() if path.exists() else None
+    r = CliRunner().invoke(main, ["hint", str(path), "-i", "100"])
+    assert r.exit_code == 2
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output
+    assert (path.read_text() if path.exists() else None) == before
+
+
+def test_hint_budget_conflict_is_a_usage_error(tmp_path):
+    r = CliRunner().invoke(main, ["hint", str(midgame(tmp_path)), "-i", "10", "--time", "1"])
+    assert r.exit_code == 2 and "cannot be used together" in r.output
+
+
+def test_arena_json_is_reproducible_and_complete():
+    args = ["arena", "-p", "3", "--bot", "greedy", "--bot", "random", "--bot", "random",
+            "-n", "6", "--seed", "9", "--json"]
+    a, b = run(*args), run(*args)
+    assert a.exit_code == 0 and a.output == b.output
+    out = json.loads(a.output)
+    assert [x["bot"] for x in out["bots"]] == ["greedy", "random"]
+    greedy, rnd = out["bots"]
+    assert greedy["games"] == 6 and rnd["games"] == 12
+    for x in out["bots"]:
+        assert set(x) == {"bot", "games", "win_share", "ci95", "mean_score", "mean_rank"}
+        assert x["ci95"][0] <= x["win_share"] <= x["ci95"][1]
+    assert greedy["win_share"] * 6 + rnd["win_share"] * 12 == pytest.approx(6)
+
+
+def test_arena_table_for_a_person():
+    r = run("arena", "-p", "2", "--bot", "greedy", "--bot", "random", "-n", "2")
+    assert r.exit_code == 0 and "95% interval" in r.output and "greedy" in r.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--bot", "nonsense"], "unknown bot"),
+    (["--bot", "ismcts:c=abc"], "not a float"),
+    (["--bot", "random"] * 3, "3 --bot options for 2 players"),
+])
+def test_arena_bad_specs(args, words):
+    r = CliRunner().invoke(main, ["arena", "-p", "2", "-n", "2", *args])
+    assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1
