@@ -27,17 +27,16 @@ from pathlib import Path
 from typing import Callable
 
 import click
-from rich.console import Console, Group
+from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
 
 from ekonos import State, save_file
 from ekonos.errors import EkonosError, InvalidMoveError, MoveError, PositionError
 from ekonos.notation import action_text, parse_company
 from ekonos.position import state_from_dict
-from ekonos.rules import COMPANIES, DECK, MAX_TILES, PLAYER_TABLE, VARIANTS
+from ekonos.rules import COMPANIES, DECK, PLAYER_TABLE, VARIANTS
 from ekonos.state import DEFAULT_NAMES
 from search.analysis import analyse
 from search.bots import LEVELS, derive_seed, make_bot, parse_spec
@@ -421,13 +420,13 @@ def describe(before: State, after: State, action: int, seat: int, you: int | Non
             parts.append(f"{COMPANIES[main]}'s tile on {text.split()[1]} can never be taken")
     elif text.startswith("sell"):
         c = COMPANIES.index(text.split()[1])
-        gained = fa["coins"][seat] - fb["coins"][seat]
-        parts.append(f"+{gained} coins from a column of {sum(_holders(fb, n, c))}, "
+        col = sum(_holders(fb, n, c))            # R15: the sale pays the column's size
+        parts.append(f"+{col} coins from a column of {col}, "
                      f"{COMPANIES[c]} is worth {tb[c]} a share")
     elif text.startswith("buy"):
         c = COMPANIES.index(text.split()[1])
-        paid = fb["coins"][seat] - fa["coins"][seat]
-        mine = fa["shares"][seat][c]
+        paid = sum(_holders(fb, n, c)) + 1       # R16: the lowest free space's price
+        mine = fb["shares"][seat][c] + 1
         parts.append(f"pays {paid} for a share worth {tb[c]} now (track {fb['growth'][c]}); "
                      f"{s_(seat, 'holds')} {mine}")
     elif text == "pass":
@@ -461,93 +460,6 @@ def _core_a(name: str) -> int:
 # ---------------------------------------------------------------------------------------------
 # What the person sees besides the board: their hand, the decisions, the scorepad
 
-def cname(c: int) -> str:
-    """A company's name in its colour (cli/render.py's palette), as console markup."""
-    return f"[{render.COMPANY_STYLE[COMPANIES[c]]}]{COMPANIES[c]}[/]"
-
-
-def spaces_text(spaces: list[int]) -> str:
-    """[1, 2, 3, 5, 7, 8] -> '1–3, 5, 7–8'."""
-    out, i = [], 0
-    spaces = sorted(spaces)
-    while i < len(spaces):
-        j = i
-        while j + 1 < len(spaces) and spaces[j + 1] == spaces[j] + 1:
-            j += 1
-        out.append(str(spaces[i]) if i == j else f"{spaces[i]}–{spaces[j]}")
-        i = j + 1
-    return ", ".join(out)
-
-
-def _grow_effect(f: dict, c: int, names: list[str], seat: int) -> str:
-    g = f["growth"][c]
-    pres = f["president"][c]
-    decider = "you" if pres == seat or (pres < 0) else names[pres]
-    if g + 1 == 4:
-        return f"{g}→4, {decider} may expand"
-    if g + 1 == 6:
-        return f"{g}→6, expands ({decider})"
-    return f"{g}→{g + 1}"
-
-
-def hand_panel(state: State, seat: int, numbers: dict[int, int] | None = None) -> Panel:
-    """The seat's hand, one card per row, with what the card can do now.  With `numbers`
-    (action -> list number, at the seat's card step) each option carries its number."""
-    f = state._fields()
-    hand = state.hand(seat) or []
-    table = Table(show_edge=False, box=None, padding=(0, 1), expand=False)
-    table.add_column("#", justify="right", style="dim")
-    table.add_column("card", justify="right", style="bold")
-    table.add_column("top action")
-    table.add_column("growth")
-    occupied = 0
-    for mask in f["tiles"]:
-        occupied |= mask
-    empty = [sp + 1 for sp in range(36) if not occupied >> sp & 1]
-    legal = set(numbers) if numbers else None
-    for k, card in enumerate(hand, 1):
-        c = DECK[card - 1]
-        top = c.top
-        tiles = _count(f["tiles"][top])
-        unprot = [sp + 1 for sp in range(36)
-                  if f["tiles"][top] >> sp & 1 and not f["protected"] >> sp & 1]
-        bits = []
-        if numbers:
-            acts = [a for a in legal if card_parts(a)[0] == card]
-            places = sorted((numbers[a], card_parts(a)[2]) for a in acts if card_parts(a)[1] == "place")
-            prots = sorted((numbers[a], card_parts(a)[2]) for a in acts if card_parts(a)[1] == "protect")
-            for num, sp in prots:
-                bits.append(f"[bold cyan]{num}[/] protect {sp}")
-            if places:
-                lo, hi = places[0][0], places[-1][0]
-                bits.append(f"[bold cyan]{lo}–{hi}[/] place on {spaces_text([sp for _, sp in places])}")
-        else:
-            if unprot:
-                bits.append("protect " + spaces_text(unprot))
-            if tiles < MAX_TILES and empty:
-                bits.append(f"place ({len(empty)} empty spaces)")
-        if tiles >= MAX_TILES and not unprot:
-            bits.append("[dim]nothing: all tiles out and protected[/]")
-        elif tiles >= MAX_TILES:
-            bits.append("[dim](no tile left to place)[/]")
-        grows = []
-        for b in c.bottom:
-            label = f"{cname(b)} {_grow_effect(f, b, state.names, seat)}"
-            if numbers:
-                act = next((a for a in legal if card_parts(a) == (card, "grow", COMPANIES[b])), None)
-                if act is not None:
-                    label = f"[bold cyan]{numbers[act]}[/] grow {label}"
-            grows.append(label)
-        table.add_row(f"#{k}", str(card), f"{cname(top)}: " + " · ".join(bits), " · ".join(grows))
-    title = "Your hand — what each card can do"
-    if numbers:
-        title += " (numbers pick a decision)"
-    if not hand:
-        return Panel(Text("no cards left this round", style="dim"), title=title,
-                     title_align="left", expand=False)
-    return Panel(table, title=title, title_align="left", expand=False)
-
-
 def decision_label(state: State, action: int) -> str:
     """Canonical text plus a little context for the numbered list of a non-card step."""
     f = state._fields()
@@ -559,8 +471,8 @@ def decision_label(state: State, action: int) -> str:
         col = state.column(c)
         worth = _count(f["tiles"][c])
         if words[0] == "sell":
-            return f"sell {cname(c)} [dim](+{col} coins, you hold {f['shares'][seat][c]})[/]"
-        return f"buy {cname(c)} [dim](costs {col + 1}, worth {worth} now)[/]"
+            return f"sell {render.cname(c)} [dim](+{col} coins, you hold {f['shares'][seat][c]})[/]"
+        return f"buy {render.cname(c)} [dim](costs {col + 1}, worth {worth} now)[/]"
     if words[0] == "successor":
         return f"successor {words[1]} [dim]({state.names[int(words[1])]})[/]"
     if words[0] == "place" and len(words) == 2:
@@ -582,10 +494,10 @@ def step_question(state: State, seat: int) -> str:
         turn = state.names[f["turn_player"]]
         by = "your" if f["turn_player"] == seat else f"{turn}'s"
         if step == "expand-choice":
-            return (f"{cname(c)}'s track reached 4 on {by} card — you decide: expand now with up to "
-                    "2 growth actions, or wait")
-        frm = spaces_text([sp + 1 for sp in range(36) if f["xfrom"] >> sp & 1])
-        return (f"{cname(c)} expands ({f['xactions_left']} growth action"
+            return (f"{render.cname(c)}'s track reached 4 on {by} card — you decide: expand now "
+                    "with up to 2 growth actions, or wait")
+        frm = render.spaces_text([sp + 1 for sp in range(36) if f["xfrom"] >> sp & 1])
+        return (f"{render.cname(c)} expands ({f['xactions_left']} growth action"
                 f"{'s' if f['xactions_left'] > 1 else ''} left; its tiles at the start: "
                 f"{frm or 'none'}): place next to them, protect a {COMPANIES[c]} tile, or stop")
     if step == "sell":
@@ -593,7 +505,7 @@ def step_question(state: State, seat: int) -> str:
     if step == "buy":
         return f"Buy one share? (optional; you have {f['coins'][seat]} coins)"
     if step == "successor":
-        return f"You gave up {cname(f['xcompany'])}'s presidency: choose who takes it"
+        return f"You gave up {render.cname(f['xcompany'])}'s presidency: choose who takes it"
     return ""
 
 
@@ -626,30 +538,6 @@ def full_list(state: State) -> Panel:
                        for k in range(cols)])
     return Panel(grid, title=f"All {len(items)} legal decisions", title_align="left")
 
-
-def scorepad(state: State) -> Table:
-    """The rulebook's scorepad: per player, shares × value per company, coins, total (R19)."""
-    f = state._fields()
-    n = state.nplayers
-    scores = state.scores()
-    best = max(scores)
-    table = Table(title="Final scores", title_style="bold")
-    table.add_column("")
-    table.add_column("value", justify="right")
-    for q in range(n):
-        style = "bold green" if scores[q] == best else ""
-        table.add_column(state.names[q], justify="right", header_style=style or "bold")
-    for c in range(6):
-        value = _count(f["tiles"][c])
-        cells = []
-        for q in range(n):
-            k = f["shares"][q][c]
-            cells.append(f"{k}×{value} = {k * value}" if k else "[dim]–[/]")
-        table.add_row(cname(c), str(value), *cells)
-    table.add_row("coins", "", *[str(f["coins"][q]) for q in range(n)], end_section=True)
-    table.add_row("[bold]total[/]", "", *[(f"[bold green]{s}[/]" if s == best else f"[bold]{s}[/]")
-                                          for s in scores])
-    return table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -915,11 +803,11 @@ class PlaySession:
 
     def _show(self) -> None:
         st = self.state
-        self.console.print(board(st, self.human, self.console.width))
+        self.console.print(render.play_board(st, self.console.width))
         numbers = None
         if st.step_name == "card":
             numbers = {a: i for i, a in enumerate(legal_list(st), 1)}
-        self.console.print(hand_panel(st, self.human, numbers))
+        self.console.print(render.seat_hand_panel(st, self.human, numbers))
         if st.step_name != "card":
             self.console.print(decisions_panel(st))
         self._shown = len(self.history)
@@ -1021,8 +909,8 @@ class PlaySession:
 
     def _finish(self) -> None:
         st = self.state
-        self.console.print(board(st, self.human, self.console.width))
-        self.console.print(scorepad(st))
+        self.console.print(render.play_board(st, self.console.width))
+        self.console.print(render.scorepad(st))
         winners = [st.names[q] for q in st.winners()]
         if self.human in st.winners():
             verdict = "You win!" if len(winners) == 1 else f"A shared win: {', '.join(winners)}."
@@ -1084,22 +972,6 @@ def _replay(play: dict, state: State) -> tuple[State | None, list[int]]:
     return start, moves
 
 
-def board(state: State, seat: int, width: int = 80) -> Group:
-    """The board as cli/render.py draws it: header (round, whose decision), map, growth tracks,
-    market (shares per player, next price, president), players (coins, cards, score now).
-    On a terminal of 130 columns or more the map and the tables stand side by side."""
-    d = state.to_dict()
-    header = render.header_text(state, d)
-    the_map = Panel(render.map_text(d["board"]), title="Map", title_align="left", expand=False)
-    growth, market = render.growth_table(d), render.market_table(d)
-    players = render.players_table(state, d)
-    if width >= 130:
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column()
-        grid.add_column()
-        grid.add_row(the_map, Group(growth, Text(""), players))
-        return Group(header, grid, market)
-    return Group(header, the_map, growth, Text(""), market, Text(""), players)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1119,7 +991,9 @@ def _levels_text() -> str:
     return ", ".join(out)
 
 
-@click.command()
+@click.command(epilog="\b\nExamples:\n  ekonos play --ai 3 --level 3\n"
+                      "  ekonos play --ai 1 --name Ada --seat 1 --seed 42\n"
+                      "  ekonos play --load ~/.local/share/ekonos/autosave.json")
 @click.option("--ai", type=int, default=None, metavar="N",
               help="AI opponents, 1-5 (default 3): a game of N+1 players.")
 @click.option("--level", type=int, default=None, metavar="1-5",
@@ -1141,12 +1015,6 @@ def play(ai, level, seed, name, seat, variant, load):
     save FILE, show, log, list, quit).  The game is saved after every decision in
     $EKONOS_DATA_DIR, else $XDG_DATA_HOME/ekonos, else ~/.local/share/ekonos (autosave.json);
     finished games are kept in its games/ folder.
-
-    \b
-    Examples:
-      ekonos play --ai 3 --level 3
-      ekonos play --ai 1 --name Ada --seat 1 --seed 42
-      ekonos play --load ~/.local/share/ekonos/autosave.json
     """
     session = make_session(ai=ai, level=level, seed=seed, name=name, seat=seat,
                            variant=variant, load=load)

@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ekonos.notation import action_text
 from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_SPACES,
                           TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS)
 
@@ -375,3 +376,147 @@ def summary_dict(state) -> dict:
         "winners": state.winners(),
         "legal": state.legal_moves.texts(),
     }
+
+# ---------------------------------------------------------------------------------------------
+# For `ekonos play` (cli/play.py): the board without a hand, one seat's hand with what each
+# card can do (and the numbers that pick those decisions), the end-of-game scorepad.
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _card_parts(action: int) -> tuple[int, str, int | str]:
+    """A card action -> (card number, place|protect|grow, space number or company name)."""
+    words = action_text(action).split()
+    return int(words[1]), words[2], int(words[3]) if words[3].isdigit() else words[3]
+
+
+def play_board(state, width: int = 80) -> Group:
+    """The board for `ekonos play`: header (round, whose decision), map, growth tracks,
+    market (shares per player, next price, president), players (coins, cards, score now).
+    On a terminal of 130 columns or more the map and the tables stand side by side."""
+    d = state.to_dict()
+    header = header_text(state, d)
+    the_map = Panel(map_text(d["board"]), title="Map", title_align="left", expand=False)
+    growth, market = growth_table(d), market_table(d)
+    players = players_table(state, d)
+    if width >= 130:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column()
+        grid.add_column()
+        grid.add_row(the_map, Group(growth, Text(""), players))
+        return Group(header, grid, market)
+    return Group(header, the_map, growth, Text(""), market, Text(""), players)
+
+
+def cname(c: int) -> str:
+    """A company's name in its colour (COMPANY_STYLE), as console markup."""
+    return f"[{COMPANY_STYLE[COMPANIES[c]]}]{COMPANIES[c]}[/]"
+
+
+def spaces_text(spaces: list[int]) -> str:
+    """[1, 2, 3, 5, 7, 8] -> '1–3, 5, 7–8'."""
+    out, i = [], 0
+    spaces = sorted(spaces)
+    while i < len(spaces):
+        j = i
+        while j + 1 < len(spaces) and spaces[j + 1] == spaces[j] + 1:
+            j += 1
+        out.append(str(spaces[i]) if i == j else f"{spaces[i]}–{spaces[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
+def _grow_effect(f: dict, c: int, names: list[str], seat: int) -> str:
+    """What growing company `c` does now, as the player at `seat` reads it."""
+    g = f["growth"][c]
+    pres = f["president"][c]
+    decider = "you" if pres == seat or (pres < 0) else names[pres]
+    if g + 1 == 4:
+        return f"{g}→4, {decider} may expand"
+    if g + 1 == 6:
+        return f"{g}→6, expands ({decider})"
+    return f"{g}→{g + 1}"
+
+
+def seat_hand_panel(state, seat: int, numbers: dict[int, int] | None = None) -> Panel:
+    """The seat's hand, one card per row, with what the card can do now.  With `numbers`
+    (action -> list number, at the seat's card step) each option carries its number."""
+    f = state._fields()
+    hand = state.hand(seat) or []
+    table = Table(show_edge=False, box=None, padding=(0, 1), expand=False)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("card", justify="right", style="bold")
+    table.add_column("top action")
+    table.add_column("growth")
+    occupied = 0
+    for mask in f["tiles"]:
+        occupied |= mask
+    empty = [sp + 1 for sp in range(36) if not occupied >> sp & 1]
+    legal = set(numbers) if numbers else None
+    for k, card in enumerate(hand, 1):
+        c = DECK[card - 1]
+        top = c.top
+        tiles = _count(f["tiles"][top])
+        unprot = [sp + 1 for sp in range(36)
+                  if f["tiles"][top] >> sp & 1 and not f["protected"] >> sp & 1]
+        bits = []
+        if numbers:
+            acts = [a for a in legal if _card_parts(a)[0] == card]
+            places = sorted((numbers[a], _card_parts(a)[2]) for a in acts if _card_parts(a)[1] == "place")
+            prots = sorted((numbers[a], _card_parts(a)[2]) for a in acts if _card_parts(a)[1] == "protect")
+            for num, sp in prots:
+                bits.append(f"[bold cyan]{num}[/] protect {sp}")
+            if places:
+                lo, hi = places[0][0], places[-1][0]
+                bits.append(f"[bold cyan]{lo}–{hi}[/] place on {spaces_text([sp for _, sp in places])}")
+        else:
+            if unprot:
+                bits.append("protect " + spaces_text(unprot))
+            if tiles < MAX_TILES and empty:
+                bits.append(f"place ({len(empty)} empty spaces)")
+        if tiles >= MAX_TILES and not unprot:
+            bits.append("[dim]nothing: all tiles out and protected[/]")
+        elif tiles >= MAX_TILES:
+            bits.append("[dim](no tile left to place)[/]")
+        grows = []
+        for b in c.bottom:
+            label = f"{cname(b)} {_grow_effect(f, b, state.names, seat)}"
+            if numbers:
+                act = next((a for a in legal if _card_parts(a) == (card, "grow", COMPANIES[b])), None)
+                if act is not None:
+                    label = f"[bold cyan]{numbers[act]}[/] grow {label}"
+            grows.append(label)
+        table.add_row(f"#{k}", str(card), f"{cname(top)}: " + " · ".join(bits), " · ".join(grows))
+    title = "Your hand — what each card can do"
+    if numbers:
+        title += " (numbers pick a decision)"
+    if not hand:
+        return Panel(Text("no cards left this round", style="dim"), title=title,
+                     title_align="left", expand=False)
+    return Panel(table, title=title, title_align="left", expand=False)
+
+
+def scorepad(state) -> Table:
+    """The rulebook's scorepad: per player, shares × value per company, coins, total (R19)."""
+    f = state._fields()
+    n = state.nplayers
+    scores = state.scores()
+    best = max(scores)
+    table = Table(title="Final scores", title_style="bold")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    for q in range(n):
+        style = "bold green" if scores[q] == best else ""
+        table.add_column(state.names[q], justify="right", header_style=style or "bold")
+    for c in range(6):
+        value = _count(f["tiles"][c])
+        cells = []
+        for q in range(n):
+            k = f["shares"][q][c]
+            cells.append(f"{k}×{value} = {k * value}" if k else "[dim]–[/]")
+        table.add_row(cname(c), str(value), *cells)
+    table.add_row("coins", "", *[str(f["coins"][q]) for q in range(n)], end_section=True)
+    table.add_row("[bold]total[/]", "", *[(f"[bold green]{s}[/]" if s == best else f"[bold]{s}[/]")
+                                          for s in scores])
+    return table
