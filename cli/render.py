@@ -394,18 +394,26 @@ def _card_parts(action: int) -> tuple[int, str, int | str]:
 def play_board(state, width: int = 80) -> Group:
     """The board for `ekonos play`: header (round, whose decision), map, growth tracks,
     market (shares per player, next price, president), players (coins, cards, score now).
-    On a terminal of 130 columns or more the map and the tables stand side by side."""
+    On a wide terminal (from about 130 columns) tables stand beside the map."""
     d = state.to_dict()
     header = header_text(state, d)
-    the_map = Panel(map_text(d["board"]), title="Map", title_align="left", expand=False)
+    drawing = map_text(d["board"])
+    the_map = Panel(drawing, title="Map", title_align="left", expand=False)
     growth, market = growth_table(d), market_table(d)
     players = players_table(state, d)
-    if width >= 130:
+    map_width = max(len(line) for line in drawing.plain.split("\n")) + 4   # border, padding
+    if width >= map_width + 2 + 80:          # the companies and the players beside the map
         grid = Table.grid(padding=(0, 2))
-        grid.add_column()
+        grid.add_column(width=map_width, no_wrap=True)
         grid.add_column()
         grid.add_row(the_map, Group(growth, Text(""), players))
         return Group(header, grid, market)
+    if width >= map_width + 2 + 50:          # the companies beside the map
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(width=map_width, no_wrap=True)
+        grid.add_column()
+        grid.add_row(the_map, growth)
+        return Group(header, grid, market, Text(""), players)
     return Group(header, the_map, growth, Text(""), market, Text(""), players)
 
 
