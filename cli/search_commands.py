@@ -16,7 +16,14 @@ from search.arena import run_arena
 from search.bots import LEVELS, parse_spec
 
 
-@click.command()
+def _example(*lines: str) -> str:
+    """The --help epilog every ekonos command ends with (\\b keeps the lines as written)."""
+    return "\b\nExample:\n" + "\n".join("  " + line for line in lines)
+
+
+@click.command(epilog=_example(
+    "ekonos arena --players 2 --bot level3 --bot greedy --games 200 --workers 2",
+    "ekonos arena -p 4 --bot level3 --bot greedy --bot greedy --bot greedy -n 40 --json"))
 @click.option("--players", "-p", type=click.IntRange(2, 6), required=True, help="Players per game.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="SPEC",
               help="A bot spec, once per seat (fewer: the list repeats).")
@@ -36,10 +43,6 @@ def arena(players, bots, games, seed, workers, variant, as_json):
 
     Bot specs: random, greedy, flat:iterations=N, ismcts:iterations=N[,c=0.7][,workers=W],
     level1-level5.
-
-    \b
-    Example:
-      ekonos arena --players 2 --bot ismcts:iterations=10000 --bot greedy --games 200 -w 2
     """
     for spec in bots:
         parse_spec(spec)
@@ -64,7 +67,8 @@ def arena(players, bots, games, seed, workers, variant, as_json):
     Console().print(table)
 
 
-@click.command()
+@click.command(epilog=_example("ekonos hint game.json",
+                              "ekonos hint game.json --iterations 50000 --top 5 --json"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--iterations", "-i", type=click.IntRange(1), default=None,
               help=f"Iteration budget (default {parse_spec(LEVELS[4])[1]['iterations']}, level 4).")
@@ -82,10 +86,6 @@ def hint(file, iterations, seconds, top, workers, seed, as_json):
     Searches with information-set MCTS from what that seat can see only: the other hands in
     the file are never read.  Shows the best decisions with their visits, expected win share,
     expected final score and the expected continuation.
-
-    \b
-    Example:
-      ekonos hint game.json --iterations 50000 --top 5
     """
     if iterations is not None and seconds is not None:
         raise click.UsageError("--iterations and --time cannot be used together: choose one budget")
