@@ -736,8 +736,8 @@ class PlaySession:
     # -- the loop -----------------------------------------------------------------------------
     def run(self) -> int:
         """Play to the end (or until the person quits).  Returns the exit status (0)."""
-        if self.state.is_over():
-            self._finish()
+        if self.state.is_over():              # a finished game loaded: show its end again
+            self._finish(keep_record=False)
             return 0
         self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — level {self.level} "
                            f"({LEVELS[self.level]}), seed {self.state.seed}. Type `help` for help.")
@@ -907,7 +907,7 @@ class PlaySession:
         if not all_moves and len(self.history) > 30:
             self.console.print(f"[dim]last 30 of {len(self.history)}; `log all` shows all[/]")
 
-    def _finish(self) -> None:
+    def _finish(self, keep_record: bool = True) -> None:
         st = self.state
         self.console.print(render.play_board(st, self.console.width))
         self.console.print(render.scorepad(st))
@@ -917,9 +917,10 @@ class PlaySession:
         else:
             verdict = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
         self.console.print(f"[bold]{escape(verdict)}[/]")
-        self._save_auto()
         where = []
-        if self.record_dir is not None:
+        if keep_record:
+            self._save_auto()
+        if keep_record and self.record_dir is not None:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             path = Path(self.record_dir) / f"game-{stamp}-seed{st.seed}.json"
             try:
@@ -928,7 +929,7 @@ class PlaySession:
             except OSError as e:
                 self.console.print(f"[red]Could not save the game record to {path}: "
                                    f"{e.strerror or e}[/]")
-        if self.autosave is not None and not self._autosave_failed:
+        if keep_record and self.autosave is not None and not self._autosave_failed:
             where.append(str(self.autosave))
         if where:
             self.console.print("Game record saved in " + " and ".join(where) + ".")
@@ -1027,8 +1028,8 @@ def make_session(ai=None, level=None, seed=None, name=None, seat=None, variant=N
     """Flags -> a PlaySession (PlayError, exit status 2, for bad flags or a bad file)."""
     if level is not None and level not in LEVELS:
         raise PlayError(f"--level must be 1-5, got {level}")
-    kwargs = dict(console=console, input_fn=input_fn,
-                  autosave=autosave_path() if autosave is True else (autosave or None),
+    auto = autosave_path() if autosave is True else (autosave or None)
+    kwargs = dict(console=console, input_fn=input_fn, autosave=auto,
                   record_dir=data_dir() / "games" if autosave is not False else None)
     if load is not None:
         given = [flag for flag, v in (("--ai", ai), ("--seed", seed), ("--name", name),
@@ -1036,10 +1037,49 @@ def make_session(ai=None, level=None, seed=None, name=None, seat=None, variant=N
         if given:
             raise PlayError(f"{', '.join(given)} cannot be used with --load: the saved game "
                             "fixes them (--level and --seat may change)")
-        return PlaySession.load(load, level=level, seat=seat, **kwargs)
-    ai = 3 if ai is None else ai
-    if not 1 <= ai <= 5:
-        raise PlayError(f"--ai must be 1-5 opponents, got {ai}")
-    return PlaySession.new_game(ai=ai, level=3 if level is None else level, seed=seed,
-                                name=name, seat=0 if seat is None else seat,
-                                variant=variant or "rulebook", **kwargs)
+        session = PlaySession.load(load, level=level, seat=seat, **kwargs)
+    else:
+        ai = 3 if ai is None else ai
+        if not 1 <= ai <= 5:
+            raise PlayError(f"--ai must be 1-5 opponents, got {ai}")
+        session = PlaySession.new_game(ai=ai, level=3 if level is None else level, seed=seed,
+                                       name=name, seat=0 if seat is None else seat,
+                                       variant=variant or "rulebook", **kwargs)
+    if auto is not None:
+        keep_unfinished(auto, Path(load) if load is not None else None, session.console)
+    return session
+
+
+def keep_unfinished(auto: Path, loading: Path | None, console: Console) -> Path | None:
+    """Before a game starts writing `auto`: if it holds another, unfinished game, move that game
+    aside (unfinished-<time>.json beside it) so it is never overwritten.  Returns the new path."""
+    import json
+    auto = Path(auto)
+    if not auto.exists():
+        return None
+    if loading is not None:
+        try:
+            if os.path.samefile(auto, loading):
+                return None
+        except OSError:
+            pass
+    try:
+        data = json.loads(auto.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("step") == "over":
+            return None
+    except (OSError, ValueError):
+        pass                                   # unreadable: keep it too, rather than lose it
+    stamp = datetime.fromtimestamp(auto.stat().st_mtime).strftime("%Y%m%d-%H%M%S")
+    kept = auto.with_name(f"unfinished-{stamp}.json")
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = auto.with_name(f"unfinished-{stamp}-{n}.json")
+    try:
+        os.replace(auto, kept)
+    except OSError as e:
+        raise PlayError(f"{auto} holds an unfinished game and could not be moved aside "
+                        f"({e.strerror or e}); resume it with --load, or move it") from None
+    console.print(f"[yellow]Note:[/] your unfinished game was kept in [bold]{kept}[/] "
+                  f"(resume it with: ekonos play --load {kept})")
+    return kept

@@ -470,3 +470,17 @@ def test_the_ai_sees_only_its_view():
     assert seen
     for seat, to_move, known in seen:
         assert to_move == seat and known == [q == seat for q in range(3)]
+
+
+def test_a_new_game_never_overwrites_an_unfinished_one(data_dir):
+    r1 = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], "1\n" * 5)
+    assert r1.exit_code == 0
+    first = json.loads((data_dir / "autosave.json").read_text())
+    r2 = run_cli(["--ai", "2", "--level", "1", "--seed", "3"], "1\n" * 5)
+    assert r2.exit_code == 0
+    kept = list(data_dir.glob("unfinished-*.json"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text()) == first
+    assert str(kept[0]) in r2.output.replace("\n", "")
+    # resuming the autosave itself does not move it
+    r3 = run_cli(["--load", str(data_dir / "autosave.json")], "1\n" * 3)
+    assert r3.exit_code == 0 and len(list(data_dir.glob("unfinished-*.json"))) == 1
