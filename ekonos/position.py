@@ -15,8 +15,8 @@ from pathlib import Path
 
 from ekonos import _core
 from ekonos.errors import PositionError
-from ekonos.rules import (COMPANIES, MAX_SHARES, MAX_TILES, NUM_CARDS, NUM_SPACES, PLAYER_TABLE,
-                          VARIANTS)
+from ekonos.rules import (COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS, NUM_SPACES,
+                          PLAYER_TABLE, VARIANTS)
 
 FORMAT = "ekonos-position"
 VERSION = 1
@@ -286,6 +286,10 @@ def state_from_dict(cls, data):
             if not isinstance(exp, dict):
                 raise PositionError("turn.expansion", f"the {step_name} step needs the expansion")
             xcompany = _company(exp.get("company"), "turn.expansion.company")
+            if xcompany not in DECK[turn_card].bottom:
+                grows = " or ".join(COMPANIES[b] for b in DECK[turn_card].bottom)
+                raise PositionError("turn.expansion.company", f"card {turn_card + 1} grows only "
+                                    f"{grows}, so {COMPANIES[xcompany]} cannot be expanding")
             if step_name == "expand-choice" and growth[xcompany] != 4:
                 raise PositionError(f"growth.{COMPANIES[xcompany]}",
                                     "must be 4 while its president chooses to expand or wait")
@@ -306,6 +310,9 @@ def state_from_dict(cls, data):
                     xfrom |= 1 << sp
         if step_name == "successor":
             xcompany = _company(turn.get("company"), "turn.company")
+            if president[xcompany] != turn_player:
+                raise PositionError(f"president.{COMPANIES[xcompany]}", "in the successor step "
+                                    f"the seller (seat {turn_player}) is still the president")
             cands = turn.get("candidates")
             if not isinstance(cands, list) or len(cands) < 2:
                 raise PositionError("turn.candidates", "must list at least two tied players")

@@ -332,3 +332,22 @@ def test_failed_load_leaves_the_file_untouched(tmp_path):
     with pytest.raises(PositionError):
         load_file(State, path)
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_expansion_of_a_company_the_card_cannot_grow_is_refused():
+    """Found by review: the loader accepted an expansion unrelated to the card just played."""
+    import ekonos
+    st = ekonos.State.new(3, seed=2)
+    card = st.hand(st.to_move)[0]
+    grows = ekonos.DECK[card - 1].bottom
+    st.push_text(f"play {card} grow {ekonos.COMPANIES[grows[0]]}")
+    data = st.to_dict()
+    other = next(c for c in range(6) if c not in grows)
+    data["step"] = "expand-choice"
+    data["turn"] = {"player": data["turn"]["player"] if data["turn"] else st.to_move,
+                    "card": card, "sold": False,
+                    "expansion": {"company": ekonos.COMPANIES[other]}}
+    data["growth"][ekonos.COMPANIES[other]] = 4
+    data["to_move"] = data["turn"]["player"]
+    with pytest.raises(ekonos.PositionError, match="turn.expansion.company.*grows only"):
+        ekonos.State.from_dict(data)
