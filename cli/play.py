@@ -216,6 +216,9 @@ def _interpret_card(text: str, words: list[str], state: State) -> int:
                                "or grow COMPANY (e.g. `2 grow crown`)")
     verb = _verb(words[0], CARD_VERBS)
     if verb is None:
+        if ref is None and words[0] in PASS_WORDS + ("stop", "wait"):
+            raise InvalidMoveError(text, "a turn begins with a card: playing one is not "
+                                   "optional (selling and buying are, after it)")
         if ref is None:
             # perhaps canonical text of another step: let the engine explain
             return state.parse_move(" ".join(words))
@@ -365,8 +368,8 @@ def describe(before: State, after: State, action: int, seat: int, you: int | Non
             return f"{s_(seat, 'holds')} {mine} of {sum(col)} shares"
         if sum(col) == 0:
             return f"nobody owns {COMPANIES[c]} yet"
-        top = max(range(n), key=lambda q: (col[q], -q))
-        return f"{s_(top, 'holds')} most ({col[top]})"
+        pres = fb["president"][c]
+        return f"{s_(pres, 'presides')} with {col[pres]} of {sum(col)} shares"
 
     if action < _core_a("A_EXPAND"):
         card, kind, arg = card_parts(action)
@@ -411,8 +414,8 @@ def describe(before: State, after: State, action: int, seat: int, you: int | Non
                 expected[owner] = -1
                 msg += f", taking space {space} from {COMPANIES[owner]}"
                 col = _holders(fb, n, owner)
-                if sum(col):
-                    top = max(range(n), key=lambda q: (col[q], -q))
+                top = fb["president"][owner]
+                if sum(col) and top >= 0:
                     msg += (f" ({poss(top)} {col[top]} shares lose)" if col[top] > 1
                             else f" ({poss(top)} share loses)")
             parts.append(msg)
