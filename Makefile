@@ -18,8 +18,10 @@ bench: build
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip setuptools wheel
+	$(BIN)/python -m pip install --upgrade pip setuptools wheel "Cython>=3.0"
 
+# Cython goes into the venv too: the editable install builds in an isolated environment, but
+# `build_ext --inplace` below runs with the venv's own Python and needs it there.
 # Editable install builds the extensions; `build_ext --inplace` rebuilds them when a .pyx/.pxd
 # changes so the tests always run the code in the tree.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
