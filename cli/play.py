@@ -679,6 +679,8 @@ class PlaySession:
                 notes.append("the record's history does not lead to this position: undo starts "
                              "from here")
                 start, moves = state, []
+                texts = play.get("moves")
+                ply0 += len(texts) if isinstance(texts, list) else 0
         if not 0 <= human < state.nplayers:
             raise PlayError(f"--seat must be 0-{state.nplayers - 1} for this game, got {human}")
         if lvl not in LEVELS:

@@ -484,3 +484,16 @@ def test_a_new_game_never_overwrites_an_unfinished_one(data_dir):
     # resuming the autosave itself does not move it
     r3 = run_cli(["--load", str(data_dir / "autosave.json")], "1\n" * 3)
     assert r3.exit_code == 0 and len(list(data_dir.glob("unfinished-*.json"))) == 1
+
+
+def test_a_record_whose_history_does_not_match_still_loads(tmp_path):
+    st = state_at("buy")
+    s = session(st, st.to_move, ["1", f"save {tmp_path / 'g.json'}", "quit"])
+    s.run()
+    d = json.loads((tmp_path / "g.json").read_text())
+    d["play"]["moves"] = ["play 1 place 1"]          # edited by hand: no longer leads here
+    (tmp_path / "g.json").write_text(json.dumps(d))
+    loaded = PlaySession.load(tmp_path / "g.json", console=console(), input_fn=Script(["quit"]))
+    assert "does not lead to this position" in loaded.console.export_text()
+    assert loaded.state.to_dict() == State.from_dict(d).to_dict() and not loaded.history
+    assert loaded.ply0 == d["play"]["ply0"] + 1
