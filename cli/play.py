@@ -357,6 +357,7 @@ def describe(before: State, after: State, action: int, seat: int, you: int | Non
     parts: list[str] = []
     main: int | None = None          # the company the decision is about
     expected = [0] * 6               # tile changes the decision itself makes
+    show_stake = True
 
     def stake(c: int) -> str:
         mine = fb["shares"][seat][c]
@@ -394,8 +395,12 @@ def describe(before: State, after: State, action: int, seat: int, you: int | Non
                 parts.append(f"{COMPANIES[main]}'s tile on {arg} can never be taken")
     elif text in ("expand", "wait"):
         main = fb["xcompany"]
-        if text == "expand":
+        if text == "expand" and after.step_name == "expand" and fa["xcompany"] == main:
             parts.append(f"{COMPANIES[main]} expands now (up to 2 growth actions)")
+        elif text == "expand":
+            parts.append(f"{COMPANIES[main]} expands, but can neither place nor protect: its "
+                         "track returns to 0")
+            show_stake = False
         else:
             parts.append(f"{COMPANIES[main]}'s track stays at 4, to expand bigger later")
     elif text == "stop" or text.startswith(("place", "protect")):
@@ -441,7 +446,7 @@ def describe(before: State, after: State, action: int, seat: int, you: int | Non
         q = int(text.split()[1])
         parts.append(f"{COMPANIES[fb['xcompany']]}'s presidency goes to {names[q]}")
 
-    if main is not None and not text.startswith(("successor",)):
+    if main is not None and show_stake:
         parts.append(stake(main))
     # what the forced steps that followed changed (an automatic expansion, a new round)
     others = [f"{COMPANIES[c]} {tb[c]}→{ta[c]}" for c in range(6) if ta[c] - tb[c] != expected[c]]
