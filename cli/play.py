@@ -602,6 +602,7 @@ class PlaySession:
         self.state = self.start.copy()
         self._shown: int | None = None                    # len(history) when the board was shown
         self._autosave_failed = False
+        self.last_think = 0.0                             # seconds of the last AI decision
         for a in moves or []:
             self._push(a, quiet=True)
 
@@ -827,7 +828,7 @@ class PlaySession:
             self._show()
         self.console.print(f"[bold green]{step_question(self.state, self.human)}[/]")
         while True:
-            line = self.input_fn(f"{self.state.names[self.human]} › ")
+            line = self.input_fn(f"{escape(self.state.names[self.human])} › ")
             try:
                 got = interpret(line, self.state)
             except MoveError as e:
