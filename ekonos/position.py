@@ -83,8 +83,15 @@ def save_file(st, path: str | os.PathLike) -> None:
     """Write the position atomically: a reader sees the old file or the new one, never a mix."""
     path = Path(path)
     text = st.to_json(indent=2) + "\n"
+    try:                        # keep the mode of the file we replace, else the umask's default
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
@@ -181,6 +188,8 @@ def state_from_dict(cls, data):
         name = p.get("name", f"Player {q}")
         if not isinstance(name, str) or not name.strip():
             raise PositionError(f"{fq}.name", "must be a non-empty string")
+        if name.strip().isdigit():
+            raise PositionError(f"{fq}.name", "can't be a number (moves name seats by number)")
         names.append(name)
         coins.append(_int(p.get("coins"), f"{fq}.coins", 0, 10**6))
         hand = p.get("hand")

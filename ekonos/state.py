@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterator
 
 from ekonos import _core, notation
-from ekonos.errors import IllegalMoveError
+from ekonos.errors import EkonosError, IllegalMoveError, InvalidMoveError
 from ekonos.rules import (COMPANIES, DECK, MAX_SHARES, MAX_TILES, PLAYER_TABLE, TOKEN_LIMIT,
                           TOKEN_LIMIT_MIN_PLAYERS, VARIANTS)
 
@@ -63,18 +63,21 @@ class State(_core.CoreState):
             variant: str = "rulebook") -> "State":
         """A new game, dealt (R3, R4).  Without a seed one is drawn at random and kept in `seed`."""
         if players not in PLAYER_TABLE:
-            raise ValueError(f"players must be 2-6, got {players}")
+            raise EkonosError(f"players must be 2-6, got {players}")
         if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+            raise EkonosError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
         names = list(names) if names else list(DEFAULT_NAMES[:players])
         if len(names) != players:
-            raise ValueError(f"{len(names)} names given for {players} players")
+            raise EkonosError(f"{len(names)} names given for {players} players")
         if len(set(n.lower() for n in names)) != len(names) or not all(n.strip() for n in names):
-            raise ValueError(f"player names must be non-empty and distinct: {names}")
+            raise EkonosError(f"player names must be non-empty and distinct: {names}")
+        if any(n.strip().isdigit() for n in names):
+            raise EkonosError(f"a player name can't be a number (moves name seats by number): "
+                              f"{names}")
         if seed is None:
             seed = secrets.randbits(63)
         if not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be 0 to 2**64-1, got {seed}")
+            raise EkonosError(f"seed must be 0 to 2**64-1, got {seed}")
         st = cls.new_game(players, seed, VARIANTS.index(variant))
         st._init_python(names, seed)
         return st
@@ -167,7 +170,12 @@ class State(_core.CoreState):
     # -- moves ----------------------------------------------------------------------------------
     def parse_move(self, text: str) -> int:
         """Text -> legal action, or MoveError saying what is wrong and what is legal."""
-        action = notation.parse_action(text, self.step_name, self.names)
+        if self.is_over():
+            raise IllegalMoveError(text, "the game is over", [])
+        try:
+            action = notation.parse_action(text, self.step_name, self.names)
+        except InvalidMoveError as e:
+            raise InvalidMoveError(e.text, e.reason, self.legal_moves.texts()) from None
         reason = self.why_illegal(action)
         if reason:
             raise IllegalMoveError(text, reason, self.legal_moves.texts())
@@ -242,6 +250,8 @@ def _explain(st: State, action: int) -> str:
         return "the game is over"
     who = st.names[f["to_move"]]
     kind = _step_of(action)
+    if action in (A["A_SELL_PASS"], A["A_BUY_PASS"]) and step not in ("sell", "buy"):
+        return f"pass skips the sell or the buy step; this is the {step} step ({who} to decide)"
     if kind != step:
         return f"it is the {step} step ({who} to decide), not a {kind} decision"
     if kind == "card":
