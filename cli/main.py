@@ -114,13 +114,17 @@ def _epilog(*lines: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-@click.group(cls=EkonosGroup, epilog=_epilog("ekonos new --players 4 --seed 7 -o game.json",
+@click.group(cls=EkonosGroup, epilog=_epilog("ekonos play --ai 3 --level 3",
+                                             "ekonos new --players 4 --seed 7 -o game.json",
                                              "ekonos show game.json",
                                              "ekonos apply game.json \"play 5 grow Crown\" "
                                              "pass \"buy Crown\" -o game.json"))
 @click.version_option(package_name="ekonos", prog_name="ekonos")
 def main() -> None:
-    """Ekonos: the board game engine, its position files and (soon) a terminal game.
+    """Ekonos: play against an information-set MCTS opponent, ask it for advice, run bots.
+
+    `ekonos play` starts a game against three AI players; `ekonos hint FILE` advises the
+    player to move in a saved position; `ekonos arena` measures bots against each other.
 
     Bad input gives one line on stderr and exit status 2; nothing is written then.
     """

@@ -149,7 +149,7 @@ def market_table(d: dict) -> Table:
               padding=(0, 1))
     t.add_column("company")
     for name in names:
-        t.add_column(name, justify="right")
+        t.add_column(Text(name), justify="right")        # Text: a name is never markup
     t.add_column("column", justify="right")
     t.add_column("sell pays", justify="right")
     t.add_column("next price", justify="right")
@@ -162,7 +162,7 @@ def market_table(d: dict) -> Table:
                   f"{total}/{MAX_SHARES}",
                   str(total) if total else "-",
                   str(total + 1) if total < MAX_SHARES else "full",
-                  names[pres] if pres is not None else "-")
+                  Text(names[pres]) if pres is not None else "-")
     return t
 
 
@@ -184,7 +184,7 @@ def players_table(state, d: dict) -> Table:
         if q in winners:
             marks.append("★ winner")
         tokens = f"{state.tokens(q)}/{TOKEN_LIMIT}" if limited else str(state.tokens(q))
-        t.add_row(str(q), p["name"], str(p["coins"]), str(p["hand_size"]), tokens,
+        t.add_row(str(q), Text(p["name"]), str(p["coins"]), str(p["hand_size"]), tokens,
                   str(scores[q]), ", ".join(marks),
                   style="bold" if q == d["to_move"] else None)
     return t
@@ -516,7 +516,7 @@ def scorepad(state) -> Table:
     table.add_column("value", justify="right")
     for q in range(n):
         style = "bold green" if scores[q] == best else ""
-        table.add_column(state.names[q], justify="right", header_style=style or "bold")
+        table.add_column(Text(state.names[q]), justify="right", header_style=style or "bold")
     for c in range(6):
         value = _count(f["tiles"][c])
         cells = []

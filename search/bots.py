@@ -24,11 +24,11 @@ MASK64 = 2**64 - 1
 
 #: Strength levels of `ekonos play --level`: named specs (iteration budgets).
 LEVELS: dict[int, str] = {
-    1: "greedy",
+    1: "ismcts:iterations=200",
     2: "ismcts:iterations=1000",
     3: "ismcts:iterations=10000",
-    4: "ismcts:iterations=40000,workers=2",
-    5: "ismcts:iterations=150000,workers=2",
+    4: "ismcts:iterations=30000,workers=2",
+    5: "ismcts:iterations=80000,workers=2",
 }
 
 

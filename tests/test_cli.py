@@ -480,3 +480,16 @@ def test_ekonos_imports_neither_cli_nor_search():
                 words = line.split()
                 if words[:1] in (["import"], ["from"], ["cimport"]) and len(words) > 1:
                     assert words[1].split(".")[0] not in ("cli", "search"), (path, line)
+
+
+def test_names_that_look_like_markup_are_shown_as_written():
+    from rich.console import Console
+
+    from cli.render import render_state, scorepad
+    st = State.new(3, seed=1, names=["[bold]Ann", "Bo[/]", "Cy"])
+    st.random_playout(2)
+    console = Console(width=160, record=True)
+    console.print(render_state(st))
+    console.print(scorepad(st))
+    text = console.export_text()
+    assert text.count("[bold]Ann") >= 3 and text.count("Bo[/]") >= 3
