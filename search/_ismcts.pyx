@@ -463,7 +463,7 @@ cdef class Searcher:
                 "line": line}
 
 
-def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy="random"):
+def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy="light"):
     """Determinized flat Monte Carlo (PIMC): the root's legal actions share `playouts` in turn,
     each playout on a fresh determinization.  Returns {action: [visits, win_sum, score_sum]}."""
     cdef int legal[MAX_LEGAL]

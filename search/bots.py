@@ -146,11 +146,11 @@ class GreedyBot(Bot):
 
 
 class FlatBot(Bot):
-    def __init__(self, seed=0, iterations=5000, policy="random"):
+    def __init__(self, seed=0, iterations=5000, policy="light"):
         super().__init__(seed)
         self.iterations = iterations
         self.policy = policy
-        self.spec = f"flat:iterations={iterations}" + (f",policy={policy}" if policy != "random" else "")
+        self.spec = f"flat:iterations={iterations}" + (f",policy={policy}" if policy != "light" else "")
 
     def choose(self, view, seed=None):
         _check_view(view)
