@@ -517,11 +517,9 @@ def step_question(state: State, seat: int) -> str:
     return ""
 
 
-def decisions_panel(state: State) -> Panel:
-    options = legal_list(state)
-    items = [f"[bold cyan]{i}[/] {decision_label(state, a)}" for i, a in enumerate(options, 1)]
-    grid = Table.grid(padding=(0, 3))
-    cols = 3 if len(items) > 6 else 2 if len(items) > 3 else len(items)
+def _column_grid(items: list[str], cols: int, padding: int) -> Table:
+    """`items` in `cols` columns, filled top to bottom then left to right."""
+    grid = Table.grid(padding=(0, padding))
     cols = max(cols, 1)
     for _ in range(cols):
         grid.add_column()
@@ -529,22 +527,22 @@ def decisions_panel(state: State) -> Panel:
     for r in range(rows):
         grid.add_row(*[items[r + k * rows] if r + k * rows < len(items) else ""
                        for k in range(cols)])
-    return Panel(grid, title="Decisions", title_align="left")
+    return grid
+
+
+def decisions_panel(state: State) -> Panel:
+    options = legal_list(state)
+    items = [f"[bold cyan]{i}[/] {decision_label(state, a)}" for i, a in enumerate(options, 1)]
+    cols = 3 if len(items) > 6 else 2 if len(items) > 3 else len(items)
+    return Panel(_column_grid(items, cols, 3), title="Decisions", title_align="left")
 
 
 def full_list(state: State) -> Panel:
     """Every legal decision with its number (the `list` command)."""
     options = legal_list(state)
     items = [f"[bold cyan]{i:>3}[/] {action_text(a)}" for i, a in enumerate(options, 1)]
-    grid = Table.grid(padding=(0, 2))
-    cols = 4 if len(items) > 12 else 1
-    for _ in range(cols):
-        grid.add_column()
-    rows = (len(items) + cols - 1) // cols
-    for r in range(rows):
-        grid.add_row(*[items[r + k * rows] if r + k * rows < len(items) else ""
-                       for k in range(cols)])
-    return Panel(grid, title=f"All {len(items)} legal decisions", title_align="left")
+    return Panel(_column_grid(items, 4 if len(items) > 12 else 1, 2),
+                 title=f"All {len(items)} legal decisions", title_align="left")
 
 
 

@@ -22,6 +22,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_score,
                            ek_determinize, ek_count_legal, ek_nth_legal, ek_column, ek_tables,
+                           ek_random_playout,
                            rng_seed, rng_next, rng_below,
                            NUM_ACTIONS, NCARDS, NSPACES, MAX_LEGAL, CARD_SUBS, MAXP,
                            STEP_CARD, STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SELL, STEP_BUY,
@@ -203,15 +204,12 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
 
 
 cdef int playout(EkState* d, int policy, uint64_t* rng) noexcept nogil:
-    cdef int made = 0, n
+    """Play to the end with the given policy; returns the decisions made."""
+    cdef int made = 0
+    if policy == POLICY_RANDOM:
+        return ek_random_playout(d, rng)
     while d.step != STEP_OVER:
-        if policy == POLICY_LIGHT:
-            ek_apply(d, light_action(d, rng, 0.1))
-        else:
-            n = ek_count_legal(d)
-            if n == 0:
-                break
-            ek_apply(d, ek_nth_legal(d, rng_below(rng, n)))
+        ek_apply(d, light_action(d, rng, 0.1))
         made += 1
     return made
 
