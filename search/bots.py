@@ -28,7 +28,7 @@ LEVELS: dict[int, str] = {
     2: "ismcts:iterations=1000",
     3: "ismcts:iterations=10000",
     4: "ismcts:iterations=30000,workers=2",
-    5: "ismcts:iterations=80000,workers=2",
+    5: "ismcts:iterations=100000,workers=2",
 }
 
 
