@@ -70,8 +70,9 @@ def test_game_parameters_and_sizes():
     assert game.max_chance_outcomes() == 42
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    for bad in ({"players": 7}, {"players": 1}, {"variant": "house"}, {"seed": -2}):
-        with pytest.raises(Exception):
+    for bad, words in (({"players": 7}, "players must be 2-6"), ({"players": 1}, "players"),
+                       ({"variant": "house"}, "variant must be"), ({"seed": -2}, "seed must be")):
+        with pytest.raises(ValueError, match=words):
             pyspiel.load_game("python_ekonos", bad)
 
 

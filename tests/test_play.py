@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from cli import play as P
 from cli.play import Command, PlaySession, interpret, legal_list
 from ekonos import State
 from ekonos.errors import MoveError
