@@ -85,7 +85,7 @@ def check_invariants(st: State) -> None:
         if g == 6:
             assert step == EXPAND and f["xcompany"] == c
     # the step machine
-    assert 1 <= f["round"] <= rounds
+    assert f["round"] in range(1, rounds + 1)
     tp, mover = f["turn_player"], f["to_move"]
     if step == OVER:
         assert f["round"] == rounds and played == n * cards
@@ -107,7 +107,7 @@ def check_invariants(st: State) -> None:
             assert f["growth"][x] == 4
         else:
             assert f["growth"][x] in (4, 6)
-            assert 1 <= f["xactions_left"] <= (2 if f["growth"][x] == 4 else 3)
+            assert f["xactions_left"] in range(1, (2 if f["growth"][x] == 4 else 3) + 1)
             assert f["xfrom"] & ~tiles[x] == 0          # own tiles are never replaced
             assert popcount(tiles[x] & ~f["xfrom"]) <= (2 if f["growth"][x] == 4 else 3) \
                 - f["xactions_left"]
