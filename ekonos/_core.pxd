@@ -93,6 +93,9 @@ cdef int rng_below(uint64_t* st, int n) noexcept nogil
 # The engine --------------------------------------------------------------------------------------
 cdef void ek_new_game(EkState* s, int nplayers, int variant, uint64_t seed) noexcept nogil
 cdef int ek_legal(const EkState* s, int* out) noexcept nogil
+cdef int ek_legal_card(const EkState* s, int card, int* out) noexcept nogil  # card step, one card
+cdef uint64_t ek_empty_spaces(const EkState* s) noexcept nogil
+cdef uint64_t ek_xplace_mask(const EkState* s) noexcept nogil   # R13a spaces of the expansion
 cdef int ek_count_legal(const EkState* s) noexcept nogil
 cdef int ek_nth_legal(const EkState* s, int k) noexcept nogil
 cdef bint ek_is_legal(const EkState* s, int action) noexcept nogil

@@ -61,7 +61,7 @@ cdef int rng_below(uint64_t* st, int n) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Small queries
 
-cdef inline uint64_t empty_spaces(const EkState* s) noexcept nogil:
+cdef uint64_t ek_empty_spaces(const EkState* s) noexcept nogil:
     cdef uint64_t occ = 0
     cdef int c
     for c in range(NCOMP):
@@ -92,7 +92,7 @@ cdef int ek_score(const EkState* s, int seat) noexcept nogil:
     return n
 
 
-cdef inline uint64_t xplace_mask(const EkState* s) noexcept nogil:
+cdef uint64_t ek_xplace_mask(const EkState* s) noexcept nogil:
     """R13a: spaces adjacent to the company's tiles at the start of the expansion that are empty or
     hold an unprotected tile of another company; only while the company has fewer than 10 tiles."""
     cdef int c = s.xcompany
@@ -124,37 +124,46 @@ cdef inline bint token_limited(const EkState* s, int p) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Legal actions (always in ascending action order)
 
+cdef inline int card_actions(const EkState* s, int card, uint64_t empty, int* out) noexcept nogil:
+    """The actions of playing `card` (R9, R10), ascending; `empty` is ek_empty_spaces(s)."""
+    cdef int n = 0, t = T.card_top[card], base = A_CARD + card * CARD_SUBS
+    cdef uint64_t m
+    if popcount(s.tiles[t]) < MAX_TILES:                   # R9a
+        m = empty
+        while m:
+            out[n] = base + ctz(m)
+            n += 1
+            m &= m - 1
+    m = s.tiles[t] & ~s.protected                          # R9b
+    while m:
+        out[n] = base + NSPACES + ctz(m)
+        n += 1
+        m &= m - 1
+    out[n] = base + 2 * NSPACES                            # R10
+    out[n + 1] = base + 2 * NSPACES + 1
+    return n + 2
+
+
+cdef int ek_legal_card(const EkState* s, int card, int* out) noexcept nogil:
+    """The legal actions of playing `card` at a card step (the card must be in the hand)."""
+    return card_actions(s, card, ek_empty_spaces(s), out)
+
+
 cdef int ek_legal(const EkState* s, int* out) noexcept nogil:
-    cdef int n = 0, p = s.to_move, card, t, c, base
+    cdef int n = 0, p = s.to_move, c
     cdef uint64_t hm, m, empty
     if s.step == STEP_CARD:
-        empty = empty_spaces(s)
+        empty = ek_empty_spaces(s)
         hm = s.hand[p] if (s.known >> p) & 1 else 0
         while hm:
-            card = ctz(hm)
+            n += card_actions(s, ctz(hm), empty, out + n)
             hm &= hm - 1
-            base = A_CARD + card * CARD_SUBS
-            t = T.card_top[card]
-            if popcount(s.tiles[t]) < MAX_TILES:          # R9a
-                m = empty
-                while m:
-                    out[n] = base + ctz(m)
-                    n += 1
-                    m &= m - 1
-            m = s.tiles[t] & ~s.protected                  # R9b
-            while m:
-                out[n] = base + NSPACES + ctz(m)
-                n += 1
-                m &= m - 1
-            out[n] = base + 2 * NSPACES                    # R10
-            out[n + 1] = base + 2 * NSPACES + 1
-            n += 2
     elif s.step == STEP_EXPAND_CHOICE:                     # R11 at 4
         out[0] = A_EXPAND
         out[1] = A_WAIT
         n = 2
     elif s.step == STEP_EXPAND:                            # R13
-        m = xplace_mask(s)
+        m = ek_xplace_mask(s)
         while m:
             out[n] = A_XPLACE + ctz(m)
             n += 1
@@ -205,7 +214,7 @@ cdef int ek_count_legal(const EkState* s) noexcept nogil:
         return ek_legal(s, buf)
     if not (s.known >> p) & 1:
         return 0
-    empty = empty_spaces(s)
+    empty = ek_empty_spaces(s)
     hm = s.hand[p]
     while hm:
         n += card_count(s, ctz(hm), empty)
@@ -228,7 +237,7 @@ cdef int ek_nth_legal(const EkState* s, int k) noexcept nogil:
     if s.step != STEP_CARD:
         ek_legal(s, buf)
         return buf[k]
-    empty = empty_spaces(s)
+    empty = ek_empty_spaces(s)
     hm = s.hand[s.to_move]
     while hm:
         card = ctz(hm)
@@ -274,7 +283,7 @@ cdef int ek_forced(const EkState* s) noexcept nogil:
                     return -1
         return A_BUY_PASS
     if s.step == STEP_EXPAND:
-        if xplace_mask(s) == 0 and xprotect_mask(s) == 0:
+        if ek_xplace_mask(s) == 0 and xprotect_mask(s) == 0:
             return A_XSTOP
         return -1
     return -1

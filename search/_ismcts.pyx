@@ -22,7 +22,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_score,
                            ek_determinize, ek_count_legal, ek_nth_legal, ek_column, ek_tables,
-                           ek_random_playout,
+                           ek_random_playout, ek_legal_card, ek_empty_spaces, ek_xplace_mask,
                            rng_seed, rng_next, rng_below,
                            NUM_ACTIONS, NCARDS, NSPACES, MAX_LEGAL, CARD_SUBS, MAXP,
                            STEP_CARD, STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SELL, STEP_BUY,
@@ -32,8 +32,6 @@ from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
     int __builtin_popcountll(unsigned long long x) nogil
-
-cdef uint64_t FULL36 = ((<uint64_t>1) << 36) - 1
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
@@ -122,7 +120,7 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
     than a share is worth; buy the share worth most over its price."""
     cdef const EkTables* T = ek_tables()
     cdef int p = d.to_move, card, t, b, c, q, k, n, best_a = -1, col
-    cdef uint64_t hm, occ = 0, empty, m, adj
+    cdef uint64_t hm, empty, m
     cdef double v, best_v = -1e300, left
     cdef int buf[MAX_LEGAL]
     if unit(rng) < eps:
@@ -130,9 +128,7 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
         return ek_nth_legal(d, rng_below(rng, n))
     left = (T.rounds[d.nplayers] - d.round + 1.0) / T.rounds[d.nplayers]
     if d.step == STEP_CARD:
-        for c in range(6):
-            occ |= d.tiles[c]
-        empty = FULL36 & ~occ
+        empty = ek_empty_spaces(d)
         hm = d.hand[p]
         while hm:                                   # best_a: card * CARD_SUBS + kind (0/1/2+k)
             card = __builtin_ctzll(hm)
@@ -168,15 +164,9 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
         return A_EXPAND
     if d.step == STEP_EXPAND:
         c = d.xcompany
-        if __builtin_popcountll(d.tiles[c]) < 10:
-            adj = 0
-            m = d.xfrom
-            while m:
-                adj |= T.neigh[__builtin_ctzll(m)]
-                m &= m - 1
-            adj &= ~d.tiles[c] & ~d.protected
-            if adj:
-                return A_XPLACE + pick_bit(adj, rng)
+        m = ek_xplace_mask(d)
+        if m:
+            return A_XPLACE + pick_bit(m, rng)
         m = d.tiles[c] & ~d.protected
         if m:
             return A_XPROTECT + pick_bit(m, rng)
@@ -301,18 +291,12 @@ cdef class Searcher:
     cdef int tree_legal(self, const EkState* d, int node, int* out) noexcept nogil:
         """Legal edges out of `node` in world `d`: with grouping, a card turn is first the card
         (pseudo-actions), then the actions of the chosen card."""
-        cdef int n, i, k = 0, card
+        cdef int k = 0
         cdef uint64_t hm
         if not self.group or d.step != STEP_CARD:
             return ek_legal(d, out)
         if self.nodes[node].action >= NUM_ACTIONS:
-            card = self.nodes[node].action - NUM_ACTIONS
-            n = ek_legal(d, out)
-            for i in range(n):
-                if out[i] // CARD_SUBS == card:
-                    out[k] = out[i]
-                    k += 1
-            return k
+            return ek_legal_card(d, self.nodes[node].action - NUM_ACTIONS, out)
         hm = d.hand[d.to_move]
         while hm:
             out[k] = NUM_ACTIONS + (__builtin_ctzll(hm))
