@@ -127,6 +127,11 @@ def card_parts(action: int) -> tuple[int, str, int | str]:
 
 
 def interpret(text: str, state: State) -> Command | int:
+    got = _interpret(text, state)
+    return got.action if hasattr(got, "action") else got
+
+
+def _interpret(text: str, state: State):
     """What the person typed -> a Command or a legal action.
 
     Raises MoveError (its `reason` says what is wrong) for anything else.  Rules:
@@ -974,7 +979,7 @@ def _replay(play: dict, state: State) -> tuple[State | None, list[int]]:
         for t in texts:
             if not isinstance(t, str):
                 return None, []
-            moves.append(st.push_text(t))
+            moves.append(st.push_text(t).action)
     except EkonosError:
         return None, []
     if st.to_dict() != state.to_dict():

@@ -2,6 +2,8 @@
 # `CoreState` wrapper (or the friendlier `ekonos.State`).
 #
 # Conventions: companies, spaces, cards and seats are 0-based here (card n of RULES.md is bit n-1).
+# Bit helpers shared with search/ are in `_bits.pxd`.
+#
 # Every function below is nogil/noexcept and allocates nothing: a state is a fixed-size struct and a
 # copy is a struct assignment (memcpy).
 #
@@ -43,8 +45,31 @@ cdef enum:
     STEP_SUCCESSOR = 5
     STEP_OVER = 6
 
+    NUM_STEPS = 7
+
     VARIANT_RULEBOOK = 0
     VARIANT_BGA = 1
+
+    # WHY AN ACTION IS NOT LEGAL (ek_why_illegal; 0 = legal) ---------------------------------------
+    WHY_LEGAL = 0
+    WHY_NOT_AN_ACTION = 1        # outside the action table
+    WHY_GAME_OVER = 2
+    WHY_WRONG_STEP = 3           # an action of another step
+    WHY_HAND_UNKNOWN = 4         # card step, but the position does not know the hand
+    WHY_NOT_IN_HAND = 5
+    WHY_SPACE_TAKEN = 6          # place (card): the space is not empty
+    WHY_NO_TILE_LEFT = 7         # the company has all its tiles on the map
+    WHY_NO_TILE_TO_PROTECT = 8   # protect: the space holds no tile of the company
+    WHY_ALREADY_PROTECTED = 9
+    WHY_NOT_ADJACENT = 10        # expansion place: not adjacent at the start (R13)
+    WHY_TILE_PROTECTED = 11      # expansion place: the space holds a protected tile
+    WHY_ALREADY_OWN = 12         # expansion place: the space already holds the company's tile
+    WHY_NO_SHARE = 13            # sell: the seat owns no share of the company
+    WHY_COLUMN_FULL = 14         # buy: 8 shares in the column
+    WHY_TOKEN_LIMIT = 15         # buy: R17
+    WHY_CANNOT_AFFORD = 16       # buy: not enough coins
+    WHY_NOT_CANDIDATE = 17       # successor: not among the tied players
+    NUM_WHY = 18
 
 
 ctypedef struct EkState:
@@ -99,6 +124,8 @@ cdef uint64_t ek_xplace_mask(const EkState* s) noexcept nogil   # R13a spaces of
 cdef int ek_count_legal(const EkState* s) noexcept nogil
 cdef int ek_nth_legal(const EkState* s, int k) noexcept nogil
 cdef bint ek_is_legal(const EkState* s, int action) noexcept nogil
+cdef int ek_why_illegal(const EkState* s, int action) noexcept nogil  # a WHY_* code, 0 if legal
+cdef int ek_action_step(int action) noexcept nogil         # the STEP_* an action belongs to
 cdef void ek_apply(EkState* s, int action) noexcept nogil   # unchecked; then auto-plays forced steps
 cdef void ek_apply_one(EkState* s, int action) noexcept nogil  # unchecked; no auto-play
 cdef int ek_forced(const EkState* s) noexcept nogil        # the single legal action, or -1
@@ -107,6 +134,7 @@ cdef int ek_tokens(const EkState* s, int seat) noexcept nogil
 cdef int ek_column(const EkState* s, int company) noexcept nogil
 cdef int ek_random_playout(EkState* s, uint64_t* rng) noexcept nogil  # returns decisions made
 cdef void ek_determinize(EkState* s, int observer, uint64_t* rng) noexcept nogil
+cdef void ek_hide(EkState* s, int seat) noexcept nogil       # R21: only `seat`'s view remains
 cdef const EkTables* ek_tables() noexcept nogil
 
 

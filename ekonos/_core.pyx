@@ -4,22 +4,12 @@
 from libc.string cimport memset, memcmp, memcpy
 from libc.stdint cimport uint64_t, int8_t, int32_t, uint8_t
 
+from ekonos._bits cimport popcount, ctz, bit, select_bit
 from ekonos import rules as _rules
-
-cdef extern from *:
-    """
-    static inline int ek_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int ek_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    """
-    int popcount "ek_popcount"(unsigned long long x) noexcept nogil
-    int ctz "ek_ctz"(unsigned long long x) noexcept nogil
+from ekonos.rules import Company, Step, VARIANTS
 
 cdef uint64_t FULL = ((<uint64_t>1) << NSPACES) - 1
 cdef EkTables T
-
-
-cdef inline uint64_t bit(int i) noexcept nogil:
-    return (<uint64_t>1) << i
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,15 +100,18 @@ cdef inline uint64_t xprotect_mask(const EkState* s) noexcept nogil:
     return s.tiles[s.xcompany] & ~s.protected
 
 
-cdef inline bint can_buy(const EkState* s, int p, int c) noexcept nogil:
-    """R16 for one column (the R17 token limit is checked by the caller)."""
+cdef inline int buy_check(const EkState* s, int p, int c, int tokens) noexcept nogil:
+    """R16 and R17 for one company: WHY_LEGAL, or why seat p cannot buy a share of c.  `tokens`
+    is ek_tokens(s, p) (computed once by callers that check every company).  The one statement
+    of who may buy: the move generator, the forced-step test and the reasons all call it."""
     cdef int col = ek_column(s, c)
-    return col < MAX_SHARES and s.coins[p] >= col + 1
-
-
-cdef inline bint token_limited(const EkState* s, int p) noexcept nogil:
-    """R17: with 4-6 players a seat with 18 tokens on the board cannot buy."""
-    return s.nplayers >= 4 and ek_tokens(s, p) >= TOKEN_LIMIT
+    if col >= MAX_SHARES:
+        return WHY_COLUMN_FULL
+    if s.nplayers >= 4 and tokens >= TOKEN_LIMIT:
+        return WHY_TOKEN_LIMIT
+    if s.coins[p] < col + 1:
+        return WHY_CANNOT_AFFORD
+    return WHY_LEGAL
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,7 +143,7 @@ cdef int ek_legal_card(const EkState* s, int card, int* out) noexcept nogil:
 
 
 cdef int ek_legal(const EkState* s, int* out) noexcept nogil:
-    cdef int n = 0, p = s.to_move, c
+    cdef int n = 0, p = s.to_move, c, tokens
     cdef uint64_t hm, m, empty
     if s.step == STEP_CARD:
         empty = ek_empty_spaces(s)
@@ -183,11 +176,11 @@ cdef int ek_legal(const EkState* s, int* out) noexcept nogil:
         out[n] = A_SELL_PASS
         n += 1
     elif s.step == STEP_BUY:                               # R16, R17
-        if not token_limited(s, p):
-            for c in range(NCOMP):
-                if can_buy(s, p, c):
-                    out[n] = A_BUY + c
-                    n += 1
+        tokens = ek_tokens(s, p)
+        for c in range(NCOMP):
+            if buy_check(s, p, c, tokens) == WHY_LEGAL:
+                out[n] = A_BUY + c
+                n += 1
         out[n] = A_BUY_PASS
         n += 1
     elif s.step == STEP_SUCCESSOR:                         # R18c
@@ -222,13 +215,6 @@ cdef int ek_count_legal(const EkState* s) noexcept nogil:
     return n
 
 
-cdef inline int select_bit(uint64_t m, int k) noexcept nogil:
-    while k > 0:
-        m &= m - 1
-        k -= 1
-    return ctz(m)
-
-
 cdef int ek_nth_legal(const EkState* s, int k) noexcept nogil:
     """The k-th legal action (0-based, ascending order) without building the list."""
     cdef int buf[MAX_LEGAL]
@@ -260,27 +246,102 @@ cdef int ek_nth_legal(const EkState* s, int k) noexcept nogil:
 
 
 cdef bint ek_is_legal(const EkState* s, int action) noexcept nogil:
-    cdef int buf[MAX_LEGAL]
-    cdef int i, n = ek_legal(s, buf)
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
+    return ek_why_illegal(s, action) == WHY_LEGAL
+
+
+cdef int ek_action_step(int a) noexcept nogil:
+    if a < A_EXPAND:
+        return STEP_CARD
+    if a <= A_WAIT:
+        return STEP_EXPAND_CHOICE
+    if a <= A_XSTOP:
+        return STEP_EXPAND
+    if a <= A_SELL_PASS:
+        return STEP_SELL
+    if a <= A_BUY_PASS:
+        return STEP_BUY
+    return STEP_SUCCESSOR
+
+
+cdef int ek_why_illegal(const EkState* s, int a) noexcept nogil:
+    """WHY_LEGAL (0) when `a` is legal, else the first rule it breaks, with the same predicates
+    as the generator above (tests check the two agree on every action of many positions)."""
+    cdef int p = s.to_move, card, sub, t, sp, c
+    if a < 0 or a >= NUM_ACTIONS:
+        return WHY_NOT_AN_ACTION
+    if s.step == STEP_OVER:
+        return WHY_GAME_OVER
+    if ek_action_step(a) != s.step:
+        return WHY_WRONG_STEP
+    if s.step == STEP_CARD:                                # R8-R10
+        card = a // CARD_SUBS
+        sub = a - card * CARD_SUBS
+        t = T.card_top[card]
+        if not (s.known >> p) & 1:
+            return WHY_HAND_UNKNOWN
+        if not (s.hand[p] >> card) & 1:
+            return WHY_NOT_IN_HAND
+        if sub < NSPACES:                                  # R9a
+            if not (ek_empty_spaces(s) >> sub) & 1:
+                return WHY_SPACE_TAKEN
+            if popcount(s.tiles[t]) >= MAX_TILES:
+                return WHY_NO_TILE_LEFT
+        elif sub < 2 * NSPACES:                            # R9b
+            sp = sub - NSPACES
+            if not (s.tiles[t] >> sp) & 1:
+                return WHY_NO_TILE_TO_PROTECT
+            if (s.protected >> sp) & 1:
+                return WHY_ALREADY_PROTECTED
+        return WHY_LEGAL
+    if s.step == STEP_EXPAND:                              # R13
+        c = s.xcompany
+        if a < A_XPROTECT:
+            sp = a - A_XPLACE
+            if (ek_xplace_mask(s) >> sp) & 1:
+                return WHY_LEGAL
+            if popcount(s.tiles[c]) >= MAX_TILES:
+                return WHY_NO_TILE_LEFT
+            if (s.protected >> sp) & 1:
+                return WHY_TILE_PROTECTED
+            if (s.tiles[c] >> sp) & 1:
+                return WHY_ALREADY_OWN
+            return WHY_NOT_ADJACENT
+        if a < A_XSTOP:
+            sp = a - A_XPROTECT
+            if (xprotect_mask(s) >> sp) & 1:
+                return WHY_LEGAL
+            if not (s.tiles[c] >> sp) & 1:
+                return WHY_NO_TILE_TO_PROTECT
+            return WHY_ALREADY_PROTECTED
+        return WHY_LEGAL
+    if s.step == STEP_SELL:                                # R15
+        if a == A_SELL_PASS or s.shares[p][a - A_SELL] > 0:
+            return WHY_LEGAL
+        return WHY_NO_SHARE
+    if s.step == STEP_BUY:                                 # R16, R17
+        if a == A_BUY_PASS:
+            return WHY_LEGAL
+        return buy_check(s, p, a - A_BUY, ek_tokens(s, p))
+    if s.step == STEP_SUCCESSOR:                           # R18c
+        if (s.candidates >> (a - A_SUCC)) & 1:
+            return WHY_LEGAL
+        return WHY_NOT_CANDIDATE
+    return WHY_LEGAL                                       # expand-choice: expand or wait
 
 
 cdef int ek_forced(const EkState* s) noexcept nogil:
     """The only legal action when a step has exactly one (then it is never asked for), else -1."""
-    cdef int p = s.to_move, c
+    cdef int p = s.to_move, c, tokens
     if s.step == STEP_SELL:
         for c in range(NCOMP):
             if s.shares[p][c] > 0:
                 return -1
         return A_SELL_PASS
     if s.step == STEP_BUY:
-        if not token_limited(s, p):
-            for c in range(NCOMP):
-                if can_buy(s, p, c):
-                    return -1
+        tokens = ek_tokens(s, p)
+        for c in range(NCOMP):
+            if buy_check(s, p, c, tokens) == WHY_LEGAL:
+                return -1
         return A_BUY_PASS
     if s.step == STEP_EXPAND:
         if ek_xplace_mask(s) == 0 and xprotect_mask(s) == 0:
@@ -557,6 +618,17 @@ cdef void ek_determinize(EkState* s, int observer, uint64_t* rng) noexcept nogil
     rng_seed(s.rng, rng_next(rng))
 
 
+cdef void ek_hide(EkState* s, int seat) noexcept nogil:
+    """R21: what `seat` sees.  Every other hand is forgotten (its size stays public) and the
+    chance stream is replaced by a fixed one, because the real stream fixes every later deal."""
+    cdef int q
+    for q in range(MAXP):
+        if q != seat:
+            s.hand[q] = 0
+    s.known &= <uint8_t>bit(seat)
+    rng_seed(s.rng, 0)
+
+
 cdef const EkTables* ek_tables() noexcept nogil:
     return &T
 
@@ -581,17 +653,56 @@ def _init_tables():
 
 _init_tables()
 
-STEP_NAMES = ("card", "expand-choice", "expand", "sell", "buy", "successor", "over")
+STEP_NAMES = tuple(str(step) for step in Step)
 ACTIONS = {name: value for name, value in (
     ("CARD_SUBS", CARD_SUBS), ("A_CARD", A_CARD), ("A_EXPAND", A_EXPAND), ("A_WAIT", A_WAIT),
     ("A_XPLACE", A_XPLACE), ("A_XPROTECT", A_XPROTECT), ("A_XSTOP", A_XSTOP),
     ("A_SELL", A_SELL), ("A_SELL_PASS", A_SELL_PASS), ("A_BUY", A_BUY),
     ("A_BUY_PASS", A_BUY_PASS), ("A_SUCC", A_SUCC), ("NUM_ACTIONS", NUM_ACTIONS))}
+#: Names of the WHY_* reason codes, by code (ekonos.state words them for people).
+WHY_NAMES = ("legal", "not-an-action", "game-over", "wrong-step", "hand-unknown", "not-in-hand",
+             "space-taken", "no-tile-left", "no-tile-to-protect", "already-protected",
+             "not-adjacent", "tile-protected", "already-own", "no-share", "column-full",
+             "token-limit", "cannot-afford", "not-candidate")
+assert len(WHY_NAMES) == NUM_WHY and len(STEP_NAMES) == NUM_STEPS
+
+cdef tuple _STEPS = tuple(Step)
+cdef tuple _COMPANY = tuple(Company)
+
+
+cdef list _spaces(uint64_t m):
+    """Space numbers (1-36) of a mask, ascending."""
+    cdef list out = []
+    while m:
+        out.append(ctz(m) + 1)
+        m &= m - 1
+    return out
+
+
+cdef int _index(object value, int size, str what) except -1:
+    """A 0-based index checked against `size` (IndexError), of any integer size (no overflow)."""
+    cdef object v = _operator_index(value)
+    if not 0 <= v < size:
+        raise IndexError(f"{what} {v} does not exist (0-{size - 1})")
+    return <int>v
+
+
+cdef int _number(object value, int high, str what) except -1:
+    """A 1-based number (space, card) 1..high -> its 0-based index; IndexError otherwise."""
+    cdef object v = _operator_index(value)
+    if not 1 <= v <= high:
+        raise IndexError(f"{what} {v} does not exist (1-{high})")
+    return <int>v - 1
+
+
+from operator import index as _operator_index
 
 
 cdef class CoreState:
-    """Thin Python handle on one `EkState` struct.  Methods named `*_unchecked` trust their input;
-    the checked API (notation, legality, messages) is `ekonos.State`, which subclasses this."""
+    """Handle on one `EkState` struct, with checked, C-level read access (the typed read API that
+    `ekonos.State` documents and extends).  Numbering, as in notation and position files:
+    spaces 1-36, cards 1-36, companies 0-5 (`Company`), seats 0..nplayers-1.  Every method checks
+    its arguments (IndexError / ValueError); none can read or write outside the struct."""
 
     @classmethod
     def new_game(cls, int nplayers, uint64_t seed=0, int variant=0):
@@ -607,17 +718,19 @@ cdef class CoreState:
     def _copy_core_from(self, CoreState other):
         self.s = other.s
 
-    # -- queries ------------------------------------------------------------------------------
+    # -- the game as a whole --------------------------------------------------------------------
     @property
-    def nplayers(self):
+    def nplayers(self) -> int:
         return self.s.nplayers
 
     @property
-    def step(self):
-        return self.s.step
+    def step(self) -> Step:
+        """The decision this position waits for."""
+        return _STEPS[self.s.step]
 
     @property
-    def step_name(self):
+    def step_name(self) -> str:
+        """`str(self.step)`: the step's name in position files (`expand-choice`, ...)."""
         return STEP_NAMES[self.s.step]
 
     @property
@@ -626,55 +739,181 @@ cdef class CoreState:
         return None if self.s.step == STEP_OVER else self.s.to_move
 
     @property
-    def round(self):
+    def round(self) -> int:
+        """The round being played, 1-based."""
         return self.s.round
 
     @property
-    def rounds(self):
+    def rounds(self) -> int:
+        """Rounds in this game (R2)."""
         return T.rounds[self.s.nplayers]
 
-    def is_over(self):
+    @property
+    def start_player(self) -> int:
+        """The seat that started this round (R5, R6)."""
+        return self.s.start_player
+
+    @property
+    def variant(self) -> str:
+        """`rulebook` or `bga` (R6)."""
+        return VARIANTS[self.s.variant]
+
+    def is_over(self) -> bool:
         return self.s.step == STEP_OVER
 
-    def hand_known(self, int seat):
-        return bool((self.s.known >> seat) & 1)
+    # -- the map --------------------------------------------------------------------------------
+    def owner(self, space):
+        """The company with a tile on `space` (1-36), or None when it is empty."""
+        cdef int sp = _number(space, NSPACES, "space"), c
+        for c in range(NCOMP):
+            if (self.s.tiles[c] >> sp) & 1:
+                return _COMPANY[c]
+        return None
 
-    def legal_actions(self):
+    def is_protected(self, space) -> bool:
+        """True when `space` (1-36) holds a protected tile (R9b); it never changes again."""
+        return bool((self.s.protected >> _number(space, NSPACES, "space")) & 1)
+
+    def tiles(self, company) -> list:
+        """The spaces (ascending) holding `company`'s tiles."""
+        return _spaces(self.s.tiles[_index(company, NCOMP, "company")])
+
+    def protected_tiles(self, company) -> list:
+        """The spaces (ascending) holding `company`'s protected tiles."""
+        return _spaces(self.s.tiles[_index(company, NCOMP, "company")] & self.s.protected)
+
+    def value(self, company) -> int:
+        """R19: the company's tiles on the map (what one share of it scores)."""
+        return popcount(self.s.tiles[_index(company, NCOMP, "company")])
+
+    def empty_spaces(self) -> list:
+        """The spaces (ascending) without a tile."""
+        return _spaces(ek_empty_spaces(&self.s))
+
+    # -- the companies --------------------------------------------------------------------------
+    def growth(self, company) -> int:
+        """The company's growth track, 0-6 (R10, R11)."""
+        return self.s.growth[_index(company, NCOMP, "company")]
+
+    def president(self, company):
+        """The seat presiding `company`, or None (R18)."""
+        cdef int p = self.s.president[_index(company, NCOMP, "company")]
+        return None if p < 0 else p
+
+    def column(self, company) -> int:
+        """Shares in the company's market column, all seats together (R15, R16)."""
+        return ek_column(&self.s, _index(company, NCOMP, "company"))
+
+    # -- the players ----------------------------------------------------------------------------
+    def coins(self, seat) -> int:
+        return self.s.coins[_index(seat, self.s.nplayers, "seat")]
+
+    def shares(self, seat, company) -> int:
+        """Shares of `company` held by `seat`."""
+        return self.s.shares[_index(seat, self.s.nplayers, "seat")][_index(company, NCOMP,
+                                                                            "company")]
+
+    def tokens(self, seat) -> int:
+        """R17: the seat's shares plus presidency markers on the board."""
+        return ek_tokens(&self.s, _index(seat, self.s.nplayers, "seat"))
+
+    def score(self, seat) -> int:
+        """R19: shares x company values, plus coins (the final score once the game is over)."""
+        return ek_score(&self.s, _index(seat, self.s.nplayers, "seat"))
+
+    def scores(self) -> list:
+        return [ek_score(&self.s, q) for q in range(self.s.nplayers)]
+
+    def hand_known(self, seat) -> bool:
+        """Whether this position knows the seat's hand (a view knows only its own, R21)."""
+        return bool((self.s.known >> _index(seat, self.s.nplayers, "seat")) & 1)
+
+    def hand(self, seat):
+        """Card numbers (1-36, ascending) in the seat's hand, or None when it is not known."""
+        cdef int q = _index(seat, self.s.nplayers, "seat")
+        if not (self.s.known >> q) & 1:
+            return None
+        return _spaces(self.s.hand[q])      # a mask of cards reads like one of spaces
+
+    def hand_size(self, seat) -> int:
+        """Cards in the seat's hand (public, R21)."""
+        return self.s.hand_size[_index(seat, self.s.nplayers, "seat")]
+
+    @property
+    def discard(self) -> list:
+        """Cards (1-36) played this round, in order (R8)."""
+        return [self.s.discard[i] + 1 for i in range(self.s.ndiscard)]
+
+    # -- the turn in progress (ekonos.State.turn combines these) ----------------------------------
+    @property
+    def _turn_raw(self):
+        """(player, card 1-36 or 0, sold, company or -1, actions left, from-spaces, candidates)."""
+        cdef EkState* s = &self.s
+        return (s.turn_player, s.turn_card + 1, bool(s.sold), s.xcompany, s.xactions_left,
+                _spaces(s.xfrom), [q for q in range(s.nplayers) if (s.candidates >> q) & 1])
+
+    def expansion_spaces(self) -> list:
+        """During an expansion (R13a): the spaces where the company may place now."""
+        if self.s.step != STEP_EXPAND:
+            return []
+        return _spaces(ek_xplace_mask(&self.s))
+
+    # -- decisions ------------------------------------------------------------------------------
+    def legal_actions(self) -> list:
+        """The legal action numbers, ascending (empty when the game is over or the hand of the
+        seat to play a card is not known)."""
         cdef int buf[MAX_LEGAL]
         cdef int i, n = ek_legal(&self.s, buf)
         return [buf[i] for i in range(n)]
 
-    def count_legal(self):
+    def card_actions(self, card) -> list:
+        """At the card step, the legal actions of playing `card` (1-36); [] when it is not in
+        the hand of the seat to move (or another step)."""
+        cdef int buf[MAX_LEGAL]
+        cdef int c = _number(card, NCARDS, "card"), i, n, p = self.s.to_move
+        if self.s.step != STEP_CARD or not ((self.s.known >> p) & 1 and (self.s.hand[p] >> c) & 1):
+            return []
+        n = ek_legal_card(&self.s, c, buf)
+        return [buf[i] for i in range(n)]
+
+    def count_legal(self) -> int:
         return ek_count_legal(&self.s)
 
-    def nth_legal(self, int k):
-        if k < 0 or k >= ek_count_legal(&self.s):
-            raise IndexError(k)
-        return ek_nth_legal(&self.s, k)
+    def nth_legal(self, k):
+        """The k-th legal action (0-based, ascending), without building the list."""
+        cdef int i = _index(k, ek_count_legal(&self.s), "legal action")
+        return ek_nth_legal(&self.s, i)
 
-    def is_legal(self, int action):
-        return bool(0 <= action < NUM_ACTIONS and ek_is_legal(&self.s, action))
+    def is_legal(self, action) -> bool:
+        try:
+            return ek_why_illegal(&self.s, _index(action, NUM_ACTIONS, "action")) == WHY_LEGAL
+        except IndexError:
+            return False
+
+    def why_code(self, action) -> int:
+        """0 when `action` is legal here, else the engine's WHY_* code (see WHY_NAMES)."""
+        cdef object v = _operator_index(action)
+        if not 0 <= v < NUM_ACTIONS:
+            return WHY_NOT_AN_ACTION
+        return ek_why_illegal(&self.s, <int>v)
 
     def forced_action(self):
         cdef int f = ek_forced(&self.s)
         return None if f < 0 else f
 
-    def score(self, int seat):
-        return ek_score(&self.s, seat)
-
-    def scores(self):
-        return [ek_score(&self.s, q) for q in range(self.s.nplayers)]
-
-    def tokens(self, int seat):
-        return ek_tokens(&self.s, seat)
-
-    def column(self, int company):
-        return ek_column(&self.s, company)
-
     # -- changes ------------------------------------------------------------------------------
-    def apply_unchecked(self, int action):
-        """Apply `action` without checking it is legal, then play every forced step."""
-        ek_apply(&self.s, action)
+    def apply_unchecked(self, action):
+        """Apply `action`, then play every forced step, without the full legality check.
+
+        What "unchecked" may do: the action must exist and belong to the current step (checked
+        here, ValueError otherwise, so no array is ever indexed out of range); whether it is legal
+        within that step is the caller's promise.  An illegal one (selling a share the seat does
+        not own, ...) leaves a state the rules do not allow, never memory outside the state.
+        For checked play use `ekonos.State.push`."""
+        cdef int a = _index(action, NUM_ACTIONS, "action")
+        if self.s.step == STEP_OVER or ek_action_step(a) != self.s.step:
+            raise ValueError(f"action {a} does not belong to the {STEP_NAMES[self.s.step]} step")
+        ek_apply(&self.s, a)
 
     def random_playout(self, uint64_t seed):
         """Play uniformly random legal decisions to the end; returns the number of decisions."""
@@ -685,11 +924,54 @@ cdef class CoreState:
             made = ek_random_playout(&self.s, rng)
         return made
 
-    def determinize(self, int observer, uint64_t seed):
+    def determinize(self, observer, uint64_t seed):
         """In place: re-deal every hand `observer` cannot see (R21).  observer=-1: all hands."""
         cdef uint64_t rng[4]
+        cdef int obs = -1 if observer == -1 else _index(observer, self.s.nplayers, "seat")
         rng_seed(rng, seed)
-        ek_determinize(&self.s, observer, rng)
+        ek_determinize(&self.s, obs, rng)
+
+    def _hide(self, seat):
+        """In place: only what `seat` sees remains (R21; `ekonos.State.view` uses it)."""
+        ek_hide(&self.s, _index(seat, self.s.nplayers, "seat"))
+
+    # -- explicit mutators for adapters that deal cards themselves (the OpenSpiel game) ----------
+    def set_hand(self, seat, cards) -> None:
+        """Replace the seat's hand by `cards` (card numbers 1-36; its size follows), or forget
+        it with None (the size stays).  No other rule is checked: the caller deals."""
+        cdef int q = _index(seat, self.s.nplayers, "seat"), c
+        cdef uint64_t m = 0
+        if cards is None:
+            self.s.hand[q] = 0
+            self.s.known &= <uint8_t>~bit(q)
+            return
+        for card in cards:
+            c = _number(card, NCARDS, "card")
+            m |= bit(c)
+        if popcount(m) > T.hand_cards[self.s.nplayers]:
+            raise ValueError(f"{popcount(m)} cards: a hand holds at most "
+                             f"{T.hand_cards[self.s.nplayers]} with {self.s.nplayers} players")
+        self.s.hand[q] = m
+        self.s.hand_size[q] = popcount(m)
+        self.s.known |= <uint8_t>bit(q)
+
+    def set_start_player(self, seat) -> None:
+        """Before the first card of a round: make `seat` its start player and the seat to move."""
+        cdef int q = _index(seat, self.s.nplayers, "seat")
+        if self.s.step != STEP_CARD or self.s.ndiscard != 0:
+            raise ValueError("the start player can change only before the round's first card")
+        self.s.start_player = q
+        self.s.turn_player = q
+        self.s.to_move = q
+
+    def reseed_chance(self, uint64_t seed) -> None:
+        """Replace the chance stream of later deals by the one `seed` gives."""
+        rng_seed(self.s.rng, seed)
+
+    @property
+    def rng_state(self) -> tuple:
+        """The four words of the chance stream (what position files save as `rng`)."""
+        return tuple(self.s.rng[i] for i in range(4))
 
     # -- raw access for position files and tests ----------------------------------------------
     def _snapshot(self):

@@ -7,6 +7,7 @@ reads it directly.  Nothing else restates these facts.
 from __future__ import annotations
 
 import json
+from enum import IntEnum
 from importlib import resources
 from typing import NamedTuple
 
@@ -21,6 +22,49 @@ MAX_SHARES = 8          # share spaces per market column (R16)
 TOKEN_LIMIT = 18        # tokens per player, enforced with 4-6 players (R17)
 TOKEN_LIMIT_MIN_PLAYERS = 4
 VARIANTS = ("rulebook", "bga")   # R6
+
+
+class Company(IntEnum):
+    """The six companies, in their fixed order (R1).  `str(c)` is the name used in notation."""
+
+    SUNSET = 0
+    PHOENIX = 1
+    PANDA = 2
+    CROWN = 3
+    HYDRA = 4
+    GEMINI = 5
+
+    def __str__(self) -> str:
+        return COMPANIES[self]
+
+    @property
+    def label(self) -> str:
+        """The company's name, as notation and position files write it."""
+        return COMPANIES[self]
+
+
+class Step(IntEnum):
+    """The decision a position waits for (R7-R18): the engine's step machine.  `str(step)` is the
+    name position files use (`card`, `expand-choice`, ...)."""
+
+    CARD = 0
+    EXPAND_CHOICE = 1
+    EXPAND = 2
+    SELL = 3
+    BUY = 4
+    SUCCESSOR = 5
+    OVER = 6
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", "-")
+
+    @classmethod
+    def from_text(cls, text: str) -> "Step":
+        """`expand-choice` -> Step.EXPAND_CHOICE; ValueError for anything else."""
+        for step in cls:
+            if str(step) == text:
+                return step
+        raise ValueError(f"unknown step {text!r} (steps: {', '.join(map(str, cls))})")
 
 
 class Card(NamedTuple):

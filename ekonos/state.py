@@ -1,50 +1,80 @@
 """The Python API of a game in progress: `State`.
 
-`State` subclasses the C-level `CoreState`, adding checked moves with reasons, notation, undo,
-players' names and position files.  Methods ending in `_unchecked` trust their input.
+`State` subclasses the C-level `CoreState` (whose getters are the read API: `owner(space)`,
+`tiles(company)`, `growth(company)`, `president(company)`, `coins(seat)`, `shares(seat,
+company)`, `hand(seat)`, `discard`, ...) and adds moves as values, checked play with reasons,
+undo, the turn in progress, players' names and position files.  Methods ending in `_unchecked`
+trust their input.
 """
 from __future__ import annotations
 
 import json
 import secrets
 from collections.abc import Iterator
+from typing import NamedTuple
 
-from ekonos import _core, notation
+from ekonos import _core
 from ekonos.errors import EkonosError, IllegalMoveError, InvalidMoveError
-from ekonos.rules import (COMPANIES, DECK, MAX_SHARES, MAX_TILES, PLAYER_TABLE, TOKEN_LIMIT,
-                          TOKEN_LIMIT_MIN_PLAYERS, VARIANTS)
+from ekonos.moves import Move
+from ekonos.notation import parse_move
+from ekonos.rules import (COMPANIES, MAX_SHARES, MAX_TILES, PLAYER_TABLE, TOKEN_LIMIT, VARIANTS,
+                          Company, Step)
 
-A = _core.ACTIONS
-STEPS = _core.STEP_NAMES
 DEFAULT_NAMES = ("Anna", "Bruno", "Chiara", "David", "Elena", "Felix")
+NUM_ACTIONS = _core.ACTIONS["NUM_ACTIONS"]
+
+
+class Expansion(NamedTuple):
+    """The expansion in progress (R11-R13)."""
+
+    company: Company
+    actions_left: int | None        # None while the president chooses to expand or wait
+    start_spaces: tuple[int, ...]   # the company's tiles when it began (R13 adjacency)
+
+
+class Turn(NamedTuple):
+    """The turn in progress, once its card is played (`State.turn`)."""
+
+    player: int                     # whose turn it is (not always who decides: R11-R12)
+    card: int                       # the card played, 1-36
+    sold: bool                      # a share was sold this turn (R7)
+    expansion: Expansion | None     # during expand-choice / expand
+    selling: Company | None         # successor step: the company whose presidency is chosen
+    candidates: tuple[int, ...]     # successor step: the tied seats
 
 
 class LegalMoves:
-    """The legal actions of a position, computed when first needed (like python-chess's)."""
+    """The legal moves of a position, computed when first needed (like python-chess's).
+    Iterates `Move` values; `actions()` gives the engine's numbers."""
 
     def __init__(self, state: "State"):
         self._state = state
         self._list: list[int] | None = None
 
-    def _actions(self) -> list[int]:
+    def actions(self) -> list[int]:
         if self._list is None:
             self._list = self._state.legal_actions()
         return self._list
 
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._actions())
+    def __iter__(self) -> Iterator[Move]:
+        return (Move.from_action(a) for a in self.actions())
 
     def __len__(self) -> int:
         return self._state.count_legal()
 
-    def __contains__(self, action: object) -> bool:
-        return isinstance(action, int) and self._state.is_legal(action)
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, Move):
+            try:
+                move = move.action
+            except ValueError:
+                return False
+        return isinstance(move, int) and self._state.is_legal(move)
 
     def __bool__(self) -> bool:
         return self._state.count_legal() > 0
 
     def texts(self) -> list[str]:
-        return [notation.action_text(a) for a in self._actions()]
+        return [str(m) for m in self]
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(self.texts())})>"
@@ -110,38 +140,42 @@ class State(_core.CoreState):
 
     # -- queries --------------------------------------------------------------------------------
     @property
-    def variant(self) -> str:
-        return VARIANTS[self._fields()["variant"]]
-
-    @property
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
+
+    @property
+    def turn(self) -> Turn | None:
+        """The turn in progress (None at the card step and when the game is over)."""
+        if self.step in (Step.CARD, Step.OVER):
+            return None
+        player, card, sold, xc, left, frm, cands = self._turn_raw
+        step = self.step
+        expansion = None
+        if step in (Step.EXPAND_CHOICE, Step.EXPAND):
+            expansion = Expansion(Company(xc), left if step is Step.EXPAND else None,
+                                  tuple(frm) if step is Step.EXPAND else ())
+        selling = Company(xc) if step is Step.SUCCESSOR else None
+        return Turn(player, card, sold, expansion, selling, tuple(cands))
+
+    def decider(self, company: Company | int) -> int:
+        """R11-R12: who takes `company`'s growth decisions in this turn: its president, or the
+        player of the card when it has none."""
+        pres = self.president(company)
+        if pres is not None:
+            return pres
+        turn = self.turn
+        return turn.player if turn is not None else self.to_move
 
     def view(self, seat: int) -> "State":
         """What `seat` can see (R21): a copy in which every other hand is unknown (only its size
         is kept) and the chance stream for later deals is replaced, so nothing decided from the
         view can depend on hidden information.  Bots and `hint` receive views, never states."""
-        if not 0 <= seat < self.nplayers:
-            raise ValueError(f"seat must be 0-{self.nplayers - 1}, got {seat}")
-        f = self._fields()
-        keep = f["known"] & (1 << seat)
-        f["hand"] = [h if keep >> q & 1 else 0 for q, h in enumerate(f["hand"])]
-        f["known"] = keep
-        f["rng"] = _core.rng_words(0)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.nplayers:
+            raise ValueError(f"seat must be 0-{self.nplayers - 1}, got {seat!r}")
         v = self.copy()
-        v._set_fields(f)
+        v._hide(seat)
         v.seed = None       # the seed fixes every deal: keeping it would reveal the hidden hands
         return v
-
-    def hand(self, seat: int) -> list[int] | None:
-        """Card numbers (1-36) in a hand, or None when this position does not know it."""
-        if not self.hand_known(seat):
-            return None
-        mask = self._fields()["hand"][seat]
-        return [c + 1 for c in range(36) if mask >> c & 1]
-
-    def hand_size(self, seat: int) -> int:
-        return self._fields()["hand_size"][seat]
 
     def winners(self) -> list[int]:
         """R20: the seats with the highest score (only once the game is over)."""
@@ -152,7 +186,7 @@ class State(_core.CoreState):
         return [q for q, v in enumerate(scores) if v == best]
 
     def move_text(self, action: int) -> str:
-        return notation.action_text(action)
+        return str(Move.from_action(action))
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, State) and self._same_core(other)
@@ -168,52 +202,61 @@ class State(_core.CoreState):
         return render_text(self)
 
     # -- moves ----------------------------------------------------------------------------------
-    def parse_move(self, text: str) -> int:
-        """Text -> legal action, or MoveError saying what is wrong and what is legal."""
+    def parse_move(self, text: str) -> Move:
+        """Text -> a legal Move, or MoveError saying what is wrong and what is legal."""
         if self.is_over():
             raise IllegalMoveError(text, "the game is over", [])
         try:
-            action = notation.parse_action(text, self.step_name, self.names)
+            move = parse_move(text, self.step, self.names)
         except InvalidMoveError as e:
             raise InvalidMoveError(e.text, e.reason, self.legal_moves.texts()) from None
-        reason = self.why_illegal(action)
+        reason = self.why_illegal(move)
         if reason:
             raise IllegalMoveError(text, reason, self.legal_moves.texts())
-        return action
+        return move
 
-    def push(self, action: int) -> None:
-        """Apply a legal action (then every forced step).  Raises IllegalMoveError otherwise."""
+    def push(self, move: Move | int) -> None:
+        """Apply a legal move (a Move or an action number), then every forced step.
+        Raises IllegalMoveError otherwise."""
+        action = _action_of(move)
         reason = self.why_illegal(action)
         if reason:
-            shown = notation.action_text(action) if 0 <= action < A["NUM_ACTIONS"] else str(action)
+            shown = str(Move.from_action(action)) if 0 <= action < NUM_ACTIONS else str(action)
             raise IllegalMoveError(shown, reason, self.legal_moves.texts())
         self.push_unchecked(action)
 
-    def push_unchecked(self, action: int) -> None:
-        """Apply without a legality check; the caller guarantees `action` is legal."""
-        self._undo.append(self._snapshot())
-        self.moves.append(action)
+    def push_unchecked(self, move: Move | int) -> None:
+        """Apply without a legality check; the caller guarantees the move is legal."""
+        action = _action_of(move)
+        snapshot = self._snapshot()
         self.apply_unchecked(action)
+        self._undo.append(snapshot)
+        self.moves.append(action)
 
-    def push_text(self, text: str) -> int:
-        action = self.parse_move(text)
-        self.push_unchecked(action)
-        return action
+    def push_text(self, text: str) -> Move:
+        move = self.parse_move(text)
+        self.push_unchecked(move.action)
+        return move
 
-    def pop(self) -> int:
+    def pop(self) -> Move:
         """Take back the last pushed decision (and the forced steps that followed it)."""
         if not self._undo:
             raise IndexError("no move to take back")
         self._restore(self._undo.pop())
-        return self.moves.pop()
+        return Move.from_action(self.moves.pop())
 
-    def why_illegal(self, action: int) -> str | None:
-        """None if `action` is legal here, otherwise a sentence a person understands."""
-        if not 0 <= action < A["NUM_ACTIONS"]:
-            return f"action {action} is not in the action table"
-        if self.is_legal(action):
+    def why_illegal(self, move: Move | int) -> str | None:
+        """None if the move is legal here, otherwise a sentence a person understands.  The
+        engine says which rule the move breaks (`why_code`, next to its move generator); this
+        only words it."""
+        try:
+            action = _action_of(move)
+        except ValueError as e:
+            return str(e)
+        code = self.why_code(action)
+        if code == 0:
             return None
-        return _explain(self, action)
+        return _word_reason(self, code, action)
 
     # -- position files -------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -242,86 +285,75 @@ def _rebuild(cls, snapshot: bytes, names, seed, undo, moves) -> State:
     return st
 
 
-def _explain(st: State, action: int) -> str:
-    """Why a well-formed action is not legal in `st` (called only when it is not)."""
-    f = st._fields()
-    step = STEPS[f["step"]]
-    if step == "over":
+def _action_of(move: Move | int) -> int:
+    if isinstance(move, Move):
+        return move.action
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise ValueError(f"a move is a Move or an action number, got {move!r}")
+    return move
+
+
+def _word_reason(st: State, code: int, action: int) -> str:
+    """The engine's reason code (WHY_NAMES) for `action` in `st`, as a sentence."""
+    why = _core.WHY_NAMES[code]
+    if why == "not-an-action":
+        return f"action {action} is not in the action table (0-{NUM_ACTIONS - 1})"
+    if why == "game-over":
         return "the game is over"
-    who = st.names[f["to_move"]]
-    kind = _step_of(action)
-    if action in (A["A_SELL_PASS"], A["A_BUY_PASS"]) and step not in ("sell", "buy"):
-        return f"pass skips the sell or the buy step; this is the {step} step ({who} to decide)"
-    if kind != step:
-        return f"it is the {step} step ({who} to decide), not a {kind} decision"
-    if kind == "card":
-        card, sub = divmod(action, A["CARD_SUBS"])
-        if not st.hand_known(f["to_move"]):
-            return f"{who}'s hand is not known in this position, so a card play can't be applied"
-        hand = st.hand(f["to_move"])
-        if card + 1 not in hand:
-            return f"card {card + 1} is not in {who}'s hand (hand: {', '.join(map(str, hand))})"
-        top = DECK[card].top
-        if sub < 36:
-            owner = _owner(f, sub)
-            if owner is not None:
-                return f"space {sub + 1} is not empty ({COMPANIES[owner]})"
-            return f"{COMPANIES[top]} already has {MAX_TILES} tiles on the map"
-        space = sub - 36
-        if _owner(f, space) != top:
-            return f"space {space + 1} holds no {COMPANIES[top]} tile to protect"
-        return f"the {COMPANIES[top]} tile on space {space + 1} is already protected"
-    if kind == "expand":
-        company = COMPANIES[f["xcompany"]]
-        if action == A["A_XSTOP"]:
-            return "stop is always legal during an expansion"
-        if action < A["A_XPROTECT"]:
-            space = action - A["A_XPLACE"]
-            if bin(f["tiles"][f["xcompany"]]).count("1") >= MAX_TILES:
-                return f"{company} already has {MAX_TILES} tiles on the map"
-            if f["protected"] >> space & 1:
-                return f"space {space + 1} holds a protected tile"
-            if _owner(f, space) == f["xcompany"]:
-                return f"space {space + 1} is already {company}'s"
-            return (f"space {space + 1} was not adjacent to {company}'s tiles at the start of "
-                    "the expansion (R13)")
-        space = action - A["A_XPROTECT"]
-        if _owner(f, space) != f["xcompany"]:
-            return f"space {space + 1} holds no {company} tile to protect"
-        return f"the {company} tile on space {space + 1} is already protected"
-    if kind == "sell":
-        return f"{who} owns no share of {COMPANIES[action - A['A_SELL']]}"
-    if kind == "buy":
-        c = action - A["A_BUY"]
-        col = st.column(c)
-        if col >= MAX_SHARES:
-            return f"the {COMPANIES[c]} column is full ({MAX_SHARES} shares)"
-        if st.nplayers >= TOKEN_LIMIT_MIN_PLAYERS and st.tokens(f["to_move"]) >= TOKEN_LIMIT:
-            return f"{who} has all {TOKEN_LIMIT} tokens on the board (R17)"
-        return f"a {COMPANIES[c]} share costs {col + 1} and {who} has {f['coins'][f['to_move']]}"
-    if kind == "successor":
-        cands = [q for q in range(st.nplayers) if f["candidates"] >> q & 1]
-        return "the successor must be one of " + ", ".join(f"{q} {st.names[q]}" for q in cands)
+    m = Move.from_action(action)
+    seat = st.to_move
+    who = st.names[seat]
+    step = st.step
+    if why == "wrong-step":
+        if m.kind.value == "pass":
+            return f"pass skips the sell or the buy step; this is the {step} step ({who} to decide)"
+        return f"it is the {step} step ({who} to decide), not {_a(str(m.step))} {m.step} decision"
+    turn = st.turn
+    company = m.top if m.card is not None else m.company
+    if company is None and turn is not None and turn.expansion is not None:
+        company = turn.expansion.company
+    name = COMPANIES[company] if company is not None else ""
+    if why == "hand-unknown":
+        return f"{_poss(who)} hand is not known in this position, so a card play can't be applied"
+    if why == "not-in-hand":
+        return (f"card {m.card} is not in {_poss(who)} hand "
+                f"(hand: {', '.join(map(str, st.hand(seat)))})")
+    if why == "space-taken":
+        return f"space {m.space} is not empty ({COMPANIES[st.owner(m.space)]})"
+    if why == "no-tile-left":
+        return f"{name} already has {MAX_TILES} tiles on the map"
+    if why == "no-tile-to-protect":
+        return f"space {m.space} holds no {name} tile to protect"
+    if why == "already-protected":
+        return f"the {name} tile on space {m.space} is already protected"
+    if why == "tile-protected":
+        return f"space {m.space} holds a protected tile"
+    if why == "already-own":
+        return f"space {m.space} is already {_poss(name)}"
+    if why == "not-adjacent":
+        return (f"space {m.space} was not adjacent to {_poss(name)} tiles at the start of the "
+                "expansion (R13)")
+    if why == "no-share":
+        return f"{who} owns no share of {name}"
+    if why == "column-full":
+        return f"the {name} column is full ({MAX_SHARES} shares)"
+    if why == "token-limit":
+        return f"{who} has {st.tokens(seat)} of {TOKEN_LIMIT} tokens on the board (R17)"
+    if why == "cannot-afford":
+        return (f"a {name} share costs {st.column(company) + 1} and {who} has "
+                f"{st.coins(seat)} coin{'s' if st.coins(seat) != 1 else ''}")
+    if why == "not-candidate":
+        return "the successor must be one of " + ", ".join(
+            f"{q} {st.names[q]}" for q in turn.candidates)
     return "not legal here"
 
 
-def _step_of(action: int) -> str:
-    if action < A["A_EXPAND"]:
-        return "card"
-    if action <= A["A_WAIT"]:
-        return "expand-choice"
-    if action <= A["A_XSTOP"]:
-        return "expand"
-    if action <= A["A_SELL_PASS"]:
-        return "sell"
-    if action <= A["A_BUY_PASS"]:
-        return "buy"
-    return "successor"
+def _poss(name: str) -> str:
+    """Possessive of a name: "Anna's", "Felix'", and "your" for the default player "You"."""
+    if name == "You":
+        return "your"
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _owner(fields: dict, space: int) -> int | None:
-    for c, mask in enumerate(fields["tiles"]):
-        if mask >> space & 1:
-            return c
-    return None
-
+def _a(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"

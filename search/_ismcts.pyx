@@ -20,18 +20,16 @@ from libc.math cimport sqrt, log, tanh
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from ekonos._bits cimport popcount, ctz, select_bit
 from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_score,
                            ek_determinize, ek_count_legal, ek_nth_legal, ek_column, ek_tables,
                            ek_random_playout, ek_legal_card, ek_empty_spaces, ek_xplace_mask,
                            rng_seed, rng_next, rng_below,
-                           NUM_ACTIONS, NCARDS, NSPACES, MAX_LEGAL, CARD_SUBS, MAXP,
+                           NUM_ACTIONS, NCARDS, NSPACES, NCOMP, MAX_LEGAL, CARD_SUBS, MAXP,
+                           MAX_TILES,
                            STEP_CARD, STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SELL, STEP_BUY,
                            STEP_OVER, A_EXPAND, A_XPLACE, A_XPROTECT, A_XSTOP, A_SELL,
                            A_SELL_PASS, A_BUY, A_BUY_PASS)
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long x) nogil
-    int __builtin_popcountll(unsigned long long x) nogil
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
@@ -91,11 +89,7 @@ cdef inline double unit(uint64_t* rng) noexcept nogil:
 
 cdef inline int pick_bit(uint64_t m, uint64_t* rng) noexcept nogil:
     """A uniformly random set bit of a non-zero mask."""
-    cdef int k = rng_below(rng, __builtin_popcountll(m))
-    while k > 0:
-        m &= m - 1
-        k -= 1
-    return __builtin_ctzll(m)
+    return select_bit(m, rng_below(rng, popcount(m)))
 
 
 cdef inline double stake(const EkState* d, int p, int c) noexcept nogil:
@@ -110,7 +104,7 @@ cdef inline double stake(const EkState* d, int p, int c) noexcept nogil:
 
 cdef inline double share_worth(const EkState* d, int c, double left) noexcept nogil:
     """Expected final value of one share of c: its tiles now plus what its track promises."""
-    return __builtin_popcountll(d.tiles[c]) + left * (1.0 + 0.5 * d.growth[c])
+    return popcount(d.tiles[c]) + left * (1.0 + 0.5 * d.growth[c])
 
 
 cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
@@ -131,10 +125,10 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
         empty = ek_empty_spaces(d)
         hm = d.hand[p]
         while hm:                                   # best_a: card * CARD_SUBS + kind (0/1/2+k)
-            card = __builtin_ctzll(hm)
+            card = ctz(hm)
             hm &= hm - 1
             t = T.card_top[card]
-            if empty and __builtin_popcountll(d.tiles[t]) < 10:
+            if empty and popcount(d.tiles[t]) < MAX_TILES:
                 v = stake(d, p, t) + 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
@@ -172,7 +166,7 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
             return A_XPROTECT + pick_bit(m, rng)
         return A_XSTOP
     if d.step == STEP_SELL:
-        for c in range(6):
+        for c in range(NCOMP):
             if d.shares[p][c] > 0:
                 col = ek_column(d, c)
                 v = col - share_worth(d, c, left)
@@ -299,7 +293,7 @@ cdef class Searcher:
             return ek_legal_card(d, self.nodes[node].action - NUM_ACTIONS, out)
         hm = d.hand[d.to_move]
         while hm:
-            out[k] = NUM_ACTIONS + (__builtin_ctzll(hm))
+            out[k] = NUM_ACTIONS + (ctz(hm))
             k += 1
             hm &= hm - 1
         return k

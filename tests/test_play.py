@@ -167,7 +167,7 @@ def test_short_forms_at_the_card_step():
     card = hand[-1]
     pos = len(hand)
     bottom = COMPANIES[DECK[card - 1].bottom[0]]
-    want = st.parse_move(f"play {card} grow {bottom}")
+    want = st.parse_move(f"play {card} grow {bottom}").action
     assert interpret(f"play {card} grow {bottom}", st) == want
     assert interpret(f"PLAY {card} G {bottom[:3]}", st) == want
     assert interpret(f"#{pos} g {bottom.lower()}", st) == want
@@ -176,7 +176,7 @@ def test_short_forms_at_the_card_step():
         assert interpret(f"{pos} grow {bottom}", st) == want
     # a place on an empty space with the card first
     empty = [sp for sp in range(1, 37) if str(sp) not in st.to_dict()["board"]][0]
-    assert interpret(f"#{pos} p {empty}", st) == st.parse_move(f"play {card} place {empty}")
+    assert interpret(f"#{pos} p {empty}", st) == st.parse_move(f"play {card} place {empty}").action
     # card left out: only when one card can
     growers = [c for c in hand if COMPANIES.index(bottom) in DECK[c - 1].bottom]
     if len(growers) == 1:
@@ -268,7 +268,7 @@ def test_bad_input_at_every_kind_of_prompt_asks_again(step):
     s.run()
     text = s.console.export_text()
     assert text.count("✗") >= len(bad) - 2        # the blank lines only remind
-    assert s.history and s.history[0][0] == st.parse_move(good) and s.history[0][1] == seat
+    assert s.history and s.history[0][0] == st.parse_move(good).action and s.history[0][1] == seat
     assert "Traceback" not in text
 
 

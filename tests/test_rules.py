@@ -16,7 +16,7 @@ from reference import ADJ, COMPANIES, DECK, TABLE
 
 from ekonos import DECK as ENGINE_DECK
 from ekonos import PLAYER_TABLE, IllegalMoveError, State
-from ekonos.notation import card_action
+from ekonos.moves import Move, MoveKind
 
 
 def sell_position(n=4, seat=0, step="sell", coins=None, shares=None, president=None,
@@ -370,7 +370,7 @@ def test_r9_place_only_on_empty_spaces():
     legal = texts(st)
     places = [t for t in legal if t.startswith("play 1 place")]
     assert places == [f"play 1 place {s}" for s in range(1, 37) if s not in (5, 6, 7)]
-    reason = st.why_illegal(card_action(1, "place", 5))
+    reason = st.why_illegal(Move.play(1, MoveKind.PLACE, space=5))
     assert reason is not None and "not empty" in reason and "Sunset" in reason
     with pytest.raises(IllegalMoveError) as e:
         st.push_text("play 1 place 7")
