@@ -35,7 +35,8 @@ import random
 import pyspiel
 
 from ekonos import _core, notation
-from ekonos.rules import COMPANIES, NUM_CARDS, PLAYER_TABLE, VARIANTS
+from ekonos.rules import COMPANIES, NUM_CARDS, PLAYER_TABLE, VARIANTS, Step
+from ekonos.moves import Move
 from ekonos.state import State
 
 A = _core.ACTIONS
@@ -207,10 +208,7 @@ class EkonosState(pyspiel.State):
             q = action - START_OUTCOME
             if not 0 <= q < self._n:
                 raise ValueError(f"chance outcome {action} is not a start player")
-            st = self._eng.st
-            f = st._fields()
-            f["start_player"] = f["turn_player"] = f["to_move"] = q
-            st._set_fields(f)
+            self._eng.st.set_start_player(q)
             self._start_pending = False
             self._info = [s + f" S{q}" for s in self._info]
             self._begin_deal()
@@ -229,8 +227,9 @@ class EkonosState(pyspiel.State):
                 raise ValueError(f"action {action} is not legal here: {st.why_illegal(action)}")
             seat = st.to_move
             st.apply_unchecked(action)
-            if action < A["A_EXPAND"]:
-                self._played[seat] |= 1 << (action // CARD_SUBS)
+            card = Move.from_action(action).card
+            if card is not None:
+                self._played[seat] |= 1 << (card - 1)
             tok = f" {seat}:{action}"
             self._info = [s + tok for s in self._info]
             self._round_pub += tok
@@ -286,18 +285,15 @@ class EkonosState(pyspiel.State):
         """The engine has begun a round (start player set, coins paid, hands dealt from its own
         random stream): take the hands back and deal them through chance nodes."""
         st = self._eng.st
-        f = st._fields()
         n, h = self._n, self._h
         if self._seeded:
-            hands = [_bits(f["hand"][q]) for q in range(n)]
-            start = f["start_player"]
+            hands = [[c - 1 for c in st.hand(q)] for q in range(n)]
+            start = st.start_player
             self._fixed = [hands[(start + k) % n][k // n] for k in range(n * h)]
         for q in range(n):
-            f["hand"][q] = 0
-            f["hand_size"][q] = 0
-        st._set_fields(f)
-        self._round = f["round"]
-        self._start = f["start_player"]
+            st.set_hand(q, [])
+        self._round = st.round
+        self._start = st.start_player
         self._deal_k = 0
         self._deal_total = n * h
         self._dealt = [0] * n
@@ -309,11 +305,8 @@ class EkonosState(pyspiel.State):
 
     def _finish_deal(self) -> None:
         st = self._eng.st
-        f = st._fields()
         for q in range(self._n):
-            f["hand"][q] = self._dealt[q]
-            f["hand_size"][q] = self._h
-        st._set_fields(f)
+            st.set_hand(q, [c + 1 for c in _bits(self._dealt[q])])
         if self._seeded:
             self._fixed = []
 
@@ -331,9 +324,7 @@ class EkonosState(pyspiel.State):
                 self._eng = _Engine(new)
                 self._fixed = [START_OUTCOME + new.to_move]
             return
-        f = st._fields()
-        f["rng"] = _core.rng_words(rng.getrandbits(64))    # later deals: unknown to everyone
-        st._set_fields(f)
+        st.reseed_chance(rng.getrandbits(64))               # later deals: unknown to everyone
         if self._deal_k < self._deal_total:
             # During a deal: re-deal the cards the others got so far, and (fixed seed) redraw the
             # rest of the deal, from the cards `p` has not received.
@@ -350,10 +341,9 @@ class EkonosState(pyspiel.State):
                 self._fixed[self._deal_k:] = pool[:self._deal_total - self._deal_k]
             return
         st.determinize(p, rng.getrandbits(64))
-        hands = st._fields()["hand"]
         for q in range(n):
             if q != p:
-                self._dealt[q] = self._played[q] | hands[q]
+                self._dealt[q] = self._played[q] | sum(1 << (c - 1) for c in st.hand(q))
                 self._rebuild_info(q, rng)
 
     def _rebuild_info(self, q: int, rng: random.Random) -> None:
@@ -369,52 +359,59 @@ class EkonosState(pyspiel.State):
         """The position as `seat` sees it: public state, plus its own hand (`private="single"`),
         every hand (`"all"`) or none (`"none"`)."""
         st = self._eng.st
-        f = st._fields()
         n = self._n
         dealing = self.is_dealing()
         lines = []
         head = f"{'seat ' + str(seat) + ' | ' if seat is not None else ''}" \
-               f"players {n} {st.variant} | round {f['round']}/{st.rounds}"
+               f"players {n} {st.variant} | round {st.round}/{st.rounds}"
         if self._start_pending:
             lines.append(f"{head} | choosing the start player")
         else:
-            head += f" start {f['start_player']}"
+            head += f" start {st.start_player}"
             if dealing:
                 lines.append(f"{head} | dealing card {self._deal_k + 1} of {self._deal_total}")
             elif st.is_over():
                 lines.append(f"{head} | over | scores {' '.join(map(str, st.scores()))}")
             else:
-                step = st.step_name
-                line = f"{head} | {step} to_move {f['to_move']} turn {f['turn_player']}"
-                if f["turn_card"] >= 0:
-                    line += f" card {f['turn_card'] + 1} sold {f['sold']}"
-                if step in ("expand-choice", "expand", "successor"):
-                    line += f" company {COMPANIES[f['xcompany']]}"
-                if step == "expand":
-                    line += (f" actions {f['xactions_left']} from "
-                             + ",".join(str(s + 1) for s in _bits(f["xfrom"])))
-                if step == "successor":
-                    line += " candidates " + ",".join(map(str, _bits(f["candidates"])))
+                turn = st.turn
+                line = (f"{head} | {st.step} to_move {st.to_move} "
+                        f"turn {turn.player if turn else st.to_move}")
+                if turn is not None:
+                    line += f" card {turn.card} sold {int(turn.sold)}"
+                    exp = turn.expansion
+                    company = exp.company if exp is not None else turn.selling
+                    if company is not None:
+                        line += f" company {COMPANIES[company]}"
+                    if st.step is Step.EXPAND:
+                        line += (f" actions {exp.actions_left} from "
+                                 + ",".join(map(str, exp.start_spaces)))
+                    if st.step is Step.SUCCESSOR:
+                        line += " candidates " + ",".join(map(str, turn.candidates))
                 lines.append(line)
-        sizes = [bin(m).count("1") for m in self._dealt] if dealing else f["hand_size"][:n]
-        lines.append("coins " + " ".join(map(str, f["coins"][:n]))
+        sizes = ([bin(m).count("1") for m in self._dealt] if dealing
+                 else [st.hand_size(q) for q in range(n)])
+        lines.append("coins " + " ".join(str(st.coins(q)) for q in range(n))
                      + " | hand sizes " + " ".join(map(str, sizes)))
         board = []
-        for c, mask in enumerate(f["tiles"]):
-            for sp in _bits(mask):
-                board.append((sp, f"{sp + 1}{_SHORT[c]}{'!' if f['protected'] >> sp & 1 else ''}"))
+        for c in range(6):
+            for sp in st.tiles(c):
+                board.append((sp, f"{sp}{_SHORT[c]}{'!' if st.is_protected(sp) else ''}"))
         lines.append("board " + " ".join(t for _, t in sorted(board)))
-        lines.append("growth " + " ".join(f"{_SHORT[c]}{f['growth'][c]}" for c in range(6)))
+        lines.append("growth " + " ".join(f"{_SHORT[c]}{st.growth(c)}" for c in range(6)))
         lines.append("shares " + " ".join(
-            f"{_SHORT[c]}:" + ",".join(str(f["shares"][q][c]) for q in range(n))
-            + f"/p{f['president'][c] if f['president'][c] >= 0 else '-'}" for c in range(6)))
-        lines.append("discard " + " ".join(str(c + 1) for c in f["discard"]))
-        hand_of = self._dealt if dealing else f["hand"]
+            f"{_SHORT[c]}:" + ",".join(str(st.shares(q, c)) for q in range(n))
+            + f"/p{'-' if st.president(c) is None else st.president(c)}" for c in range(6)))
+        lines.append("discard " + " ".join(map(str, st.discard)))
+
+        def hand_of(q: int) -> list[int]:
+            if dealing:
+                return [c + 1 for c in _bits(self._dealt[q])]
+            return st.hand(q) or []
         if private == "all":
             for q in range(n):
-                lines.append(f"hand {q}: " + " ".join(str(c + 1) for c in _bits(hand_of[q])))
+                lines.append(f"hand {q}: " + " ".join(map(str, hand_of(q))))
         elif private == "single" and seat is not None:
-            lines.append("hand: " + " ".join(str(c + 1) for c in _bits(hand_of[seat])))
+            lines.append("hand: " + " ".join(map(str, hand_of(seat))))
         return "\n".join(lines)
 
 

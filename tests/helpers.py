@@ -75,8 +75,7 @@ def texts(st: State) -> list[str]:
 
 
 def tiles_of(st: State, company: str) -> list[int]:
-    mask = st._fields()["tiles"][COMPANIES.index(company)]
-    return [s + 1 for s in range(36) if mask >> s & 1]
+    return st.tiles(COMPANIES.index(company))
 
 
 def board_of(st: State) -> dict:

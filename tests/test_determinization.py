@@ -15,13 +15,17 @@ from helpers import load, position
 from ekonos import State
 
 
-def hands_of(st: State) -> list[int]:
-    f = st._fields()
-    return f["hand"][:f["nplayers"]]
+def hands_of(st: State) -> list[list[int] | None]:
+    return [st.hand(q) for q in range(st.nplayers)]
 
 
-def cards(mask: int) -> set[int]:
-    return {c + 1 for c in range(36) if mask >> c & 1}
+def public(st: State) -> dict:
+    """The position file without the hands and the chance stream (what determinize may change)."""
+    d = st.to_dict()
+    for p in d["players"]:
+        del p["hand"]
+    del d["rng"], d["seed"]
+    return d
 
 
 def mid_game(n: int, seed: int, decisions: int) -> State:
@@ -40,26 +44,19 @@ def test_determinize_keeps_everything_the_observer_sees(n):
         st = mid_game(n, seed=100 * n + k, decisions=7 * k + 3)
         if st.is_over():
             continue
-        f0 = st._fields()
         for observer in range(n):
             d = st.copy()
             d.determinize(observer, 1000 + k)
             # public information, own hand, discard and hand sizes: the observer's view is equal
             assert d.view(observer) == st.view(observer)
-            f = d._fields()
-            assert f["hand"][observer] == f0["hand"][observer]
-            assert f["discard"] == f0["discard"]
-            assert f["hand_size"] == f0["hand_size"]
-            for key in ("tiles", "protected", "coins", "shares", "president", "growth", "round",
-                        "step", "to_move", "turn_player", "turn_card", "sold", "xcompany",
-                        "xactions_left", "xfrom", "candidates", "start_player"):
-                assert f[key] == f0[key], key
+            assert d.hand(observer) == st.hand(observer)
+            assert public(d) == public(st)           # map, market, turn, discard, hand sizes
             # a possible deal: sizes kept, every card in one place, nothing from the discard
-            seen = set(c + 1 for c in f["discard"])
+            seen = set(d.discard)
             for q, h in enumerate(hands_of(d)):
-                assert len(cards(h)) == f["hand_size"][q]
-                assert not cards(h) & seen
-                seen |= cards(h)
+                assert len(h) == d.hand_size(q)
+                assert not set(h) & seen
+                seen |= set(h)
             assert d.hand_known(observer) and all(d.hand_known(q) for q in range(n))
 
 
@@ -76,7 +73,7 @@ def test_determinize_does_not_depend_on_hidden_hands():
             assert all(seen.hand(q) is None for q in range(n) if q != observer)
             seen.determinize(observer, 555 + k)
             assert hands_of(truth) == hands_of(seen)
-            assert truth._fields()["rng"] == seen._fields()["rng"]   # future deals too
+            assert truth.rng_state == seen.rng_state   # future deals too
 
 
 def test_determinize_changes_the_future_deals():
@@ -85,18 +82,18 @@ def test_determinize_changes_the_future_deals():
     for seed in range(5):
         d = st.copy()
         d.determinize(0, seed)
-        outcomes.add(tuple(d._fields()["rng"]))
+        outcomes.add(d.rng_state)
     assert len(outcomes) == 5
-    assert tuple(st._fields()["rng"]) not in outcomes
+    assert st.rng_state not in outcomes
 
 
 def test_determinize_observer_minus_one_redeals_every_hand():
     st = State.new(4, seed=12)
     d = st.copy()
     d.determinize(-1, 3)
-    assert all(len(cards(h)) == 6 for h in hands_of(d))
+    assert all(len(h) == 6 for h in hands_of(d))
     assert hands_of(d) != hands_of(st)
-    assert len(set().union(*map(cards, hands_of(d)))) == 24
+    assert len(set().union(*hands_of(d))) == 24
 
 
 def test_view_then_determinize_gives_a_playable_state():
@@ -140,9 +137,7 @@ def test_chi2_helpers():
 def run_deal_frequencies(d: dict, observer: int, samples: int):
     st = load(d)
     n = st.nplayers
-    f = st._fields()
-    unseen = sorted(set(range(1, 37)) - cards(f["hand"][observer])
-                    - {c + 1 for c in f["discard"]})
+    unseen = sorted(set(range(1, 37)) - set(st.hand(observer)) - set(st.discard))
     others = [q for q in range(n) if q != observer]
     places = others + ["stock"]
     counts = {c: dict.fromkeys(places, 0) for c in unseen}
@@ -150,16 +145,16 @@ def run_deal_frequencies(d: dict, observer: int, samples: int):
         s = st.copy()
         s.determinize(observer, 10_000_019 * k + 17)
         hands = hands_of(s)
-        assert hands[observer] == f["hand"][observer]
+        assert hands[observer] == st.hand(observer)
         dealt = set()
         for q in others:
-            for c in cards(hands[q]):
+            for c in hands[q]:
                 counts[c][q] += 1
                 dealt.add(c)
         for c in unseen:
             if c not in dealt:
                 counts[c]["stock"] += 1
-    sizes = {q: f["hand_size"][q] for q in others}
+    sizes = {q: st.hand_size(q) for q in others}
     sizes["stock"] = len(unseen) - sum(sizes[q] for q in others)
     probs = {p: sizes[p] / len(unseen) for p in places}
     return unseen, places, counts, probs
