@@ -6,10 +6,9 @@ actions (a fixed table, `ekonos/_core.pxd`).  The two convert both ways and roun
 >>> m = Move.from_action(Move.play(7, MoveKind.PLACE, space=12).action)
 >>> str(m), m.card, m.space
 ('play 7 place 12', 7, 12)
->>> Move.parse("play 7 grow cro") == Move.play(7, MoveKind.GROW, company=Company.CROWN)
-True
 
-Text is the notation of POSITION.md (`ekonos/notation.py` parses it; nothing else reads it).
+Text is the notation of POSITION.md: `ekonos.notation.parse_move(text)` (or, checked against a
+position, `State.parse_move(text)`) reads it; nothing else reads notation text.
 Whether a move is legal is a question for a position: `State.why_illegal(move)`.
 """
 from __future__ import annotations
@@ -81,13 +80,6 @@ class Move:
         if not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action {a} is outside the table 0-{NUM_ACTIONS - 1}")
         return _TABLE[a]
-
-    @classmethod
-    def parse(cls, text: str, step: Step | None = None, names: list[str] | None = None) -> "Move":
-        """Notation text -> Move (`ekonos.notation.parse_move`).  `step` is needed only to tell
-        which step a `pass` skips; `names` lets `successor` name a player."""
-        from ekonos.notation import parse_move
-        return parse_move(text, step, names)
 
     # -- views ----------------------------------------------------------------------------------
     @property

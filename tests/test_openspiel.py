@@ -95,7 +95,7 @@ def test_r3_r4_chance_start_player_then_deal_card_by_card(players):
     assert s.current_player() == 1
     st = s.ekonos_state()
     assert [st.hand(q) for q in range(n)] == [sorted(dealt[q]) for q in range(n)]
-    assert st._fields()["coins"][:n] == [coins] * n         # R4, paid once
+    assert [st.coins(q) for q in range(n)] == [coins] * n   # R4, paid once
     assert st.legal_actions() == s.legal_actions()
 
 
@@ -178,11 +178,10 @@ def _check_consistent(s, players):
     if s.is_dealing():
         return
     st = s.ekonos_state()
-    f = st._fields()
-    seen = {c + 1 for c in f["discard"]}
+    seen = set(st.discard)
     for q in range(players):
         hand = set(st.hand(q))
-        assert len(hand) == f["hand_size"][q]
+        assert len(hand) == st.hand_size(q)
         assert not seen & hand
         seen |= hand
         tokens = s.information_state_string(q).split(" r")[-1].split()

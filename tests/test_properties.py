@@ -12,118 +12,108 @@ import pytest
 from reference import TABLE
 
 from ekonos import State, load_file, save_file
-from ekonos._core import ACTIONS, STEP_NAMES
+from ekonos.moves import Move, MoveKind
+from ekonos.rules import Company, Step
 
-FULL = (1 << 36) - 1
-CARD, XCHOICE, EXPAND, SELL, BUY, SUCC, OVER = range(7)
-assert STEP_NAMES == ("card", "expand-choice", "expand", "sell", "buy", "successor", "over")
-
-
-def popcount(x: int) -> int:
-    return bin(x).count("1")
 
 
 def check_invariants(st: State) -> None:
-    f = st._fields()
-    n = f["nplayers"]
+    """The rules' invariants, read through the public API (the read API and `turn`)."""
+    n = st.nplayers
     cards, _, rounds = TABLE[n]
-    tiles = f["tiles"]
-    # map: at most 10 tiles per company, no space holds two tiles, at most 36 tiles,
-    # protected tiles are tiles on the map
-    union = 0
-    for c in range(6):
-        assert popcount(tiles[c]) <= 10, ("tiles", c)
-        assert tiles[c] & union == 0, ("two tiles on a space", c)
-        assert tiles[c] & ~FULL == 0
-        union |= tiles[c]
-    assert popcount(union) <= 36
-    assert f["protected"] & ~union == 0, "protected mark without a tile"
+    step = st.step
+    turn = st.turn
+    # map: at most 10 tiles per company, no space holds two tiles, protected tiles are tiles
+    placed: list[int] = []
+    for c in Company:
+        assert st.value(c) == len(st.tiles(c)) <= 10, ("tiles", c)
+        placed += st.tiles(c)
+        assert set(st.protected_tiles(c)) <= set(st.tiles(c))
+    assert len(placed) == len(set(placed)) and set(placed) <= set(range(1, 37))
+    assert sorted(placed + st.empty_spaces()) == list(range(1, 37))
+    assert all(st.owner(sp) is None for sp in st.empty_spaces())
+    assert not any(st.is_protected(sp) for sp in st.empty_spaces()), "protected mark, no tile"
     # market
-    shares = f["shares"]
-    for c in range(6):
-        col = [shares[q][c] for q in range(n)]
-        assert min(col) >= 0 and sum(col) <= 8, ("column", c, col)
-        pres = f["president"][c]
-        successor_pending = f["step"] == SUCC and f["xcompany"] == c
+    for c in Company:
+        col = [st.shares(q, c) for q in range(n)]
+        assert min(col) >= 0 and sum(col) == st.column(c) <= 8, ("column", c, col)
+        pres = st.president(c)
+        successor_pending = step is Step.SUCCESSOR and turn.selling == c
         if sum(col) == 0:
-            assert pres == -1, ("empty column with a president", c)
+            assert pres is None, ("empty column with a president", c)
         elif successor_pending:
-            cands = [q for q in range(n) if f["candidates"] >> q & 1]
+            cands = list(turn.candidates)
             top = max(col)
             assert len(cands) >= 2 and all(col[q] == top for q in cands)
             assert sorted(cands) == [q for q in range(n) if col[q] == top]
-            assert pres == f["turn_player"] and col[pres] < top
+            assert pres == turn.player and col[pres] < top
         else:
-            assert 0 <= pres < n, ("no president", c)
+            assert pres is not None and 0 <= pres < n, ("no president", c)
             assert col[pres] >= 1 and col[pres] == max(col), ("president", c, col, pres)
-    assert all(shares[q][c] == 0 for q in range(n, 6) for c in range(6))
     # coins
-    assert all(f["coins"][q] >= 0 for q in range(n))
+    assert all(st.coins(q) >= 0 for q in range(n))
     # cards: every card in exactly one place (a hand, the discard, the undealt stock)
-    hands = f["hand"]
-    seen = 0
+    seen: set[int] = set()
     for q in range(n):
         assert st.hand_known(q)
-        assert popcount(hands[q]) == f["hand_size"][q]
-        assert hands[q] & seen == 0, ("card in two hands", q)
-        seen |= hands[q]
-    disc = f["discard"]
+        hand = set(st.hand(q))
+        assert len(hand) == st.hand_size(q)
+        assert not hand & seen, ("card in two hands", q)
+        seen |= hand
+    disc = st.discard
     assert len(set(disc)) == len(disc)
-    dmask = sum(1 << c for c in disc)
-    assert dmask & seen == 0, "a card both played and in a hand"
-    assert len(disc) + sum(f["hand_size"][:n]) == n * cards
+    assert not set(disc) & seen, "a card both played and in a hand"
+    assert len(disc) + sum(st.hand_size(q) for q in range(n)) == n * cards
     # hand sizes follow the turn order of the round (R5)
-    played, start = len(disc), f["start_player"]
+    played, start = len(disc), st.start_player
     for q in range(n):
         expect = cards - (played // n + (1 if (q - start) % n < played % n else 0))
-        assert f["hand_size"][q] == expect, ("hand size", q)
+        assert st.hand_size(q) == expect, ("hand size", q)
     # growth tracks
-    step = f["step"]
-    for c in range(6):
-        g = f["growth"][c]
+    for c in Company:
+        g = st.growth(c)
         assert 0 <= g <= 6
         if g == 6:
-            assert step == EXPAND and f["xcompany"] == c
+            assert step is Step.EXPAND and turn.expansion.company == c
     # the step machine
-    assert f["round"] in range(1, rounds + 1)
-    tp, mover = f["turn_player"], f["to_move"]
-    if step == OVER:
-        assert f["round"] == rounds and played == n * cards
-        assert sum(f["hand_size"][:n]) == 0
-        assert st.to_move is None and st.legal_actions() == []
+    assert st.round in range(1, rounds + 1)
+    mover = st.to_move
+    if step is Step.OVER:
+        assert st.round == rounds and played == n * cards
+        assert sum(st.hand_size(q) for q in range(n)) == 0
+        assert mover is None and st.legal_actions() == []
         return
-    assert 0 <= tp < n and 0 <= mover < n
-    if step == CARD:
-        assert mover == tp == (start + played) % n
-        assert f["hand_size"][mover] > 0 and f["turn_card"] == -1 and not f["sold"]
+    assert 0 <= mover < n
+    if step is Step.CARD:
+        assert turn is None
+        assert mover == (start + played) % n and st.hand_size(mover) > 0
     else:
+        tp = turn.player
         assert tp == (start + played - 1) % n
-        assert f["turn_card"] == disc[-1]
-    x = f["xcompany"]
-    if step in (XCHOICE, EXPAND):
-        decider = f["president"][x] if f["president"][x] >= 0 else tp
-        assert mover == decider
-        if step == XCHOICE:
-            assert f["growth"][x] == 4
+        assert turn.card == disc[-1]
+    if step in (Step.EXPAND_CHOICE, Step.EXPAND):
+        x = turn.expansion.company
+        assert mover == st.decider(x)
+        assert mover == (st.president(x) if st.president(x) is not None else tp)
+        assert not turn.sold                               # R7: the card comes first
+        if step is Step.EXPAND_CHOICE:
+            assert st.growth(x) == 4 and turn.expansion.actions_left is None
         else:
-            assert f["growth"][x] in (4, 6)
-            assert f["xactions_left"] in range(1, (2 if f["growth"][x] == 4 else 3) + 1)
-            assert f["xfrom"] & ~tiles[x] == 0          # own tiles are never replaced
-            assert popcount(tiles[x] & ~f["xfrom"]) <= (2 if f["growth"][x] == 4 else 3) \
-                - f["xactions_left"]
-    elif step == SELL:
-        assert mover == tp and not f["sold"]
-    elif step in (BUY, SUCC):
+            most = 2 if st.growth(x) == 4 else 3
+            assert turn.expansion.actions_left in range(1, most + 1)
+            start_tiles = set(turn.expansion.start_spaces)
+            assert start_tiles <= set(st.tiles(x))          # own tiles are never replaced
+            assert len(set(st.tiles(x)) - start_tiles) <= most - turn.expansion.actions_left
+    elif step is Step.SELL:
+        assert mover == tp and not turn.sold
+    elif step in (Step.BUY, Step.SUCCESSOR):
         assert mover == tp
-        if step == SUCC:
-            assert f["sold"]
+        if step is Step.SUCCESSOR:
+            assert turn.sold
     # a step with a single decision is never asked for; counts agree with the list
     legal = st.legal_actions()
-    assert len(legal) >= 2, (STEP_NAMES[step], legal)
+    assert len(legal) >= 2, (str(step), legal)
     assert st.count_legal() == len(legal)
-
-
-GROW_SUBS = (72, 73)      # the growth entries of a card's actions (place 0-35, protect 36-71)
 
 
 def play_checked(n: int, seed: int, variant: str = "rulebook", grow_bias: bool = False) -> State:
@@ -136,11 +126,11 @@ def play_checked(n: int, seed: int, variant: str = "rulebook", grow_bias: bool =
     while not st.is_over():
         legal = st.legal_actions()
         k = rng.randrange(len(legal))
-        if grow_bias and st.step == CARD and rng.random() < 0.5:
-            grows = [i for i, a in enumerate(legal) if a % ACTIONS["CARD_SUBS"] in GROW_SUBS]
+        if grow_bias and st.step is Step.CARD and rng.random() < 0.5:
+            grows = [i for i, a in enumerate(legal) if Move.from_action(a).kind is MoveKind.GROW]
             k = rng.choice(grows)
         assert st.nth_legal(k) == legal[k]
-        if st.step_name == "card":
+        if st.step is Step.CARD:
             card_plays += 1
         st.push_unchecked(legal[k])
         check_invariants(st)
@@ -172,16 +162,14 @@ def test_thousands_of_games_end_after_the_last_round_with_empty_hands(n):
         st = State.new(n, seed=g, variant="bga" if g % 2 else "rulebook")
         made.append(st.random_playout(10_000 + g))
         assert st.is_over()
-        f = st._fields()
-        assert f["round"] == rounds
-        assert f["hand"][:n] == [0] * n and f["hand_size"][:n] == [0] * n
-        assert len(f["discard"]) == n * cards
-        assert all(c >= 0 for c in f["coins"][:n])
-        assert all(sum(f["shares"][q][c] for q in range(n)) <= 8 for c in range(6))
-        assert all(popcount(t) <= 10 for t in f["tiles"])
+        assert st.round == rounds
+        assert all(st.hand(q) == [] and st.hand_size(q) == 0 for q in range(n))
+        assert len(st.discard) == n * cards
+        assert all(st.coins(q) >= 0 for q in range(n))
+        assert all(st.column(c) <= 8 for c in Company)
+        assert all(st.value(c) <= 10 for c in Company)
         assert st.scores() == [
-            f["coins"][q] + sum(f["shares"][q][c] * popcount(f["tiles"][c]) for c in range(6))
-            for q in range(n)]
+            st.coins(q) + sum(st.shares(q, c) * st.value(c) for c in Company) for q in range(n)]
     # at least one card play per turn, and each turn at most card + expansion + sell + buy
     assert min(made) >= rounds * n * cards
 
@@ -231,14 +219,14 @@ def test_json_round_trip_at_random_points_is_exact(n):
                 assert back.to_dict() == st.to_dict()
                 assert back.to_json() == text
                 assert back.seed == st.seed and back.names == st.names
-                steps_seen.add(st.step_name)
+                steps_seen.add(st.step)
                 if len(stops) % 3 == 0:
                     continue_both(st.copy(), back, seed=g * 7 + i)
             st.push(rng.choice(st.legal_actions()))
             i += 1
         back = State.from_json(st.to_json())
         assert back == st and back.is_over()
-    assert {"card", "sell", "buy"} <= steps_seen
+    assert {Step.CARD, Step.SELL, Step.BUY} <= steps_seen
 
 
 def test_round_trip_in_every_step():
@@ -248,17 +236,17 @@ def test_round_trip_in_every_step():
         rng = random.Random(seed)
         st = State.new(3 + seed % 3, seed=seed)
         while True:
-            found.setdefault(st.step_name, st.copy())
+            found.setdefault(st.step, st.copy())
             if st.is_over():
                 break
             st.push(rng.choice(st.legal_actions()))
         if len(found) == 7:
             break
-    assert set(found) == set(STEP_NAMES)
-    for name, st in found.items():
+    assert set(found) == set(Step)
+    for step, st in found.items():
         back = State.from_json(st.to_json())
-        assert back == st, name
-        continue_both(st.copy(), back, seed=len(name))
+        assert back == st, step
+        continue_both(st.copy(), back, seed=len(str(step)))
 
 
 def test_file_round_trip_and_atomic_save(tmp_path):
@@ -300,5 +288,5 @@ def test_action_table_bounds():
         rng = random.Random(n)
         while not st.is_over():
             legal = st.legal_actions()
-            assert all(0 <= a < ACTIONS["NUM_ACTIONS"] for a in legal)
+            assert all(Move.from_action(a).action == a for a in legal)
             st.push_unchecked(rng.choice(legal))

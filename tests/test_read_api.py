@@ -216,7 +216,7 @@ def test_every_action_is_a_move_that_round_trips_through_its_text():
     with pytest.raises(ValueError):
         Move(Step.SELL, MoveKind.GROW).action         # not a move of the game
     m = Move.play(7, MoveKind.GROW, company=Company.CROWN)
-    assert str(m) == "play 7 grow Crown" and Move.parse("play 7 grow cro") == m
+    assert str(m) == "play 7 grow Crown" and parse_move("play 7 grow cro") == m
     with pytest.raises(AttributeError):
         m.card = 8                                    # frozen
 
