@@ -203,10 +203,15 @@ def fit(games: Iterable[Game], anchor: str = "random", prior_draws: float = 1.0,
 
 # -- the ladder file -------------------------------------------------------------------------------
 
-def game_record(game: Game, **extra) -> dict:
-    """A game as stored in the ladder file: ``{"seats": [{"spec", "score"}, ...], **extra}``.
-    Extra fields (seed, players, think times...) are kept as given and ignored by the fit."""
-    return {"seats": [{"spec": s, "score": x} for s, x in game], **extra}
+def game_record(game: Game, seat_extra: Sequence[dict] | None = None, **extra) -> dict:
+    """A game as stored in the ladder file: ``{"seats": [{"spec", "score", ...}, ...], ...}``.
+    `seat_extra` (one dict per seat, e.g. think time and decisions) and `extra` (game fields:
+    seed, players...) are kept as given and ignored by the fit."""
+    if seat_extra is not None and len(seat_extra) != len(game):
+        raise EkonosError(f"seat_extra has {len(seat_extra)} entries for {len(game)} seats")
+    seats = [{**(seat_extra[q] if seat_extra is not None else {}), "spec": s, "score": x}
+             for q, (s, x) in enumerate(game)]
+    return {**extra, "seats": seats}
 
 
 @dataclass
@@ -220,9 +225,10 @@ class Ladder:
 
     games: list[dict] = field(default_factory=list)
 
-    def add(self, game: Game, **extra) -> None:
-        """Append one game (per seat ``(spec, score)``); `extra` is stored with it."""
-        record = game_record(game, **extra)
+    def add(self, game: Game, seat_extra: Sequence[dict] | None = None, **extra) -> None:
+        """Append one game (per seat ``(spec, score)``); `seat_extra` and `extra` are stored
+        with it (see `game_record`)."""
+        record = game_record(game, seat_extra, **extra)
         _check_record(record, len(self.games))
         self.games.append(record)
 

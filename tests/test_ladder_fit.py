@@ -140,14 +140,16 @@ def test_appending_equals_fitting_everything_at_once(tmp_path):
 
 def test_extra_fields_survive_a_round_trip(tmp_path):
     ladder = Ladder()
-    ladder.add([("random", 3), ("greedy", 7)], seed=11, players=2)
-    ladder.games[0]["seats"][1]["think_ms"] = 12.5
+    ladder.add([("random", 3), ("greedy", 7)], [{"think_ms": 0.1}, {"think_ms": 12.5}],
+               seed=11, players=2)
     path = tmp_path / "l.json"
     ladder.save(path)
     again = Ladder.load(path)
     assert again.games == ladder.games
     assert again.games[0]["seed"] == 11 and again.games[0]["seats"][1]["think_ms"] == 12.5
     assert again.seat_scores() == [[("random", 3), ("greedy", 7)]]
+    with pytest.raises(EkonosError):
+        game_record([("random", 3), ("greedy", 7)], [{}])
 
 
 @pytest.mark.parametrize("content,message", [
