@@ -8,6 +8,7 @@ from __future__ import annotations
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.notation import action_text
+from ekonos.rules import Step
 from search.bots import ISMCTSBot, LEVELS, parse_spec
 
 DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
@@ -22,7 +23,7 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
     if state.is_over():
         raise EkonosError("the game is over: there is nothing to advise")
     seat = state.to_move
-    if state.step_name == "card" and not state.hand_known(seat):
+    if state.step is Step.CARD and not state.hand_known(seat):
         raise EkonosError(f"{state.names[seat]} (seat {seat}) must play a card, but the position "
                           "does not give their hand")
     if iterations is not None and seconds is not None:
