@@ -10,9 +10,13 @@
 # - Card turns are decomposed (group=1): first the card (a pseudo-action NUM_ACTIONS + card),
 #   then what to do with it.  This cuts the ~250-way branching of a card turn to <=6 then <=48.
 # - Nodes live in one preallocated array of structs addressed by index (no Python object per node);
-#   the array grows by a checked realloc and is freed only in __dealloc__.
-# - Everything in the loop is nogil/noexcept; a search object is used by one thread at a time, so
-#   root parallelism runs one Searcher per thread and merges root statistics in Python.
+#   the array grows by a checked realloc (never past `node_limit`) and is freed only in
+#   __dealloc__.  A failed growth makes `iterate` return -1: the nogil loop stops and `run`
+#   raises MemoryError once it holds the GIL again.
+# - Everything in the loop is nogil/noexcept and allocates nothing per iteration; a search object
+#   is used by one thread at a time, so root parallelism runs one Searcher per thread and merges
+#   root statistics in Python (search.bots).
+# - Engine constants come from _core.pxd (cimported), never as literals.
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
@@ -28,11 +32,22 @@ from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_
                            NUM_ACTIONS, NCARDS, NSPACES, NCOMP, MAX_LEGAL, CARD_SUBS, MAXP,
                            MAX_TILES,
                            STEP_CARD, STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SELL, STEP_BUY,
-                           STEP_OVER, A_EXPAND, A_XPLACE, A_XPROTECT, A_XSTOP, A_SELL,
+                           STEP_OVER, A_CARD, A_EXPAND, A_XPLACE, A_XPROTECT, A_XSTOP, A_SELL,
                            A_SELL_PASS, A_BUY, A_BUY_PASS)
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
+    SUB_PROTECT = NSPACES               # a card's sub-actions: place 0.., protect SUB_PROTECT..,
+    SUB_GROW = 2 * NSPACES              # grow a bottom company SUB_GROW + k (_core.pxd)
+    CARD_BOTTOMS = 2                    # bottom companies per card (EkTables.card_bot)
+    RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
+    GROWTH_CHOICE = 4                   # R11: a track reaching 4 offers an expansion,
+    GROWTH_FORCED = 6                   # reaching 6 forces one (ek_apply)
+    KIND_PLACE = 0                      # light_action's card-turn candidates: place a tile,
+    KIND_PROTECT = 1                    # protect one, or grow bottom k (KIND_GROW + k)
+    KIND_GROW = 2
+    PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
+    NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
     REWARD_WIN = 0
     REWARD_SCORE = 1
     REWARD_BLEND = 2
@@ -124,7 +139,7 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
     if d.step == STEP_CARD:
         empty = ek_empty_spaces(d)
         hm = d.hand[p]
-        while hm:                                   # best_a: card * CARD_SUBS + kind (0/1/2+k)
+        while hm:                                   # best_a: card * CARD_SUBS + KIND_*
             card = ctz(hm)
             hm &= hm - 1
             t = T.card_top[card]
@@ -132,28 +147,30 @@ cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
                 v = stake(d, p, t) + 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
-                    best_a = card * CARD_SUBS
+                    best_a = card * CARD_SUBS + KIND_PLACE
             if d.tiles[t] & ~d.protected:
                 v = 0.2 * stake(d, p, t) + 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
-                    best_a = card * CARD_SUBS + 1
-            for k in range(2):
+                    best_a = card * CARD_SUBS + KIND_PROTECT
+            for k in range(CARD_BOTTOMS):
                 b = T.card_bot[card][k]
                 v = 0.35 * stake(d, p, b) * left
-                if d.growth[b] == 3 or d.growth[b] == 5:         # this growth triggers expansion
-                    v += stake(d, p, b) * (1.5 if d.growth[b] == 5 else 1.0)
+                if d.growth[b] + 1 == GROWTH_CHOICE or d.growth[b] + 1 == GROWTH_FORCED:
+                    # this growth triggers an expansion
+                    v += stake(d, p, b) * (1.5 if d.growth[b] + 1 == GROWTH_FORCED else 1.0)
                 v += 0.3 * unit(rng)
                 if v > best_v:
                     best_v = v
-                    best_a = card * CARD_SUBS + 2 + k
+                    best_a = card * CARD_SUBS + KIND_GROW + k
         card = best_a // CARD_SUBS
         k = best_a - card * CARD_SUBS
-        if k == 0:                                  # place on a random empty space
-            return card * CARD_SUBS + pick_bit(empty, rng)
-        if k == 1:                                  # protect a random unprotected tile
-            return card * CARD_SUBS + NSPACES + pick_bit(d.tiles[T.card_top[card]] & ~d.protected, rng)
-        return card * CARD_SUBS + 2 * NSPACES + (k - 2)
+        if k == KIND_PLACE:                         # place on a random empty space
+            return A_CARD + card * CARD_SUBS + pick_bit(empty, rng)
+        if k == KIND_PROTECT:                       # protect a random unprotected tile
+            return (A_CARD + card * CARD_SUBS + SUB_PROTECT
+                    + pick_bit(d.tiles[T.card_top[card]] & ~d.protected, rng))
+        return A_CARD + card * CARD_SUBS + SUB_GROW + (k - KIND_GROW)
     if d.step == STEP_EXPAND_CHOICE:
         return A_EXPAND
     if d.step == STEP_EXPAND:
@@ -205,7 +222,7 @@ cdef class Searcher:
     cdef int cap
     cdef int* mark
     cdef int stamp
-    cdef uint64_t rng[4]
+    cdef uint64_t rng[RNG_WORDS]
     cdef EkState root
     cdef int observer
     cdef public double c
@@ -216,6 +233,7 @@ cdef class Searcher:
     cdef public int policy
     cdef public long iterations_done
     cdef public long decisions_simulated
+    cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
 
     def __cinit__(self):
         self.cap = 1024
@@ -229,12 +247,15 @@ cdef class Searcher:
         free(self.nodes)
         free(self.mark)
 
-    def __init__(self, double c=0.7, int group=1, str reward="blend", double blend=0.25,
-                 double scale=10.0, str policy="light"):
+    def __init__(self, *, double c, int group, str reward, double blend, str policy,
+                 double scale=10.0):
+        """The parameters of the `ismcts` bot (search.bots.ISMCTSBot.Params, which holds their
+        defaults and documents them); `scale` is the score margin that tanh maps to a reward."""
         if reward not in ("win", "score", "blend"):
             raise ValueError(f"reward must be win, score or blend, got {reward!r}")
         if policy not in ("random", "light"):
             raise ValueError(f"policy must be random or light, got {policy!r}")
+        self.node_limit = NODE_LIMIT
         self.c = c
         self.group = group
         self.reward_kind = ("win", "score", "blend").index(reward)
@@ -243,14 +264,17 @@ cdef class Searcher:
         self.policy = ("random", "light").index(policy)
 
     cdef int reserve(self, int need) noexcept nogil:
-        """Checked growth of the node pool; 0 on success, -1 when memory is exhausted."""
+        """Checked growth of the node pool; 0 on success, -1 when memory is exhausted or the
+        pool would pass `node_limit`."""
         cdef int newcap
         cdef Node* p
+        if need > self.node_limit:
+            return -1
         if need <= self.cap:
             return 0
         newcap = self.cap
         while newcap < need:
-            newcap *= 2
+            newcap = newcap * 2 if newcap <= self.node_limit // 2 else self.node_limit
         p = <Node*>realloc(self.nodes, newcap * sizeof(Node))
         if p == NULL:
             return -1
@@ -298,10 +322,12 @@ cdef class Searcher:
             hm &= hm - 1
         return k
 
-    cdef void iterate(self) noexcept nogil:
+    cdef int iterate(self) noexcept nogil:
+        """One iteration: determinize, select, expand one node, play out, back up.  Returns 0,
+        or -1 when a node cannot be allocated (the iteration is abandoned, nothing backed up)."""
         cdef EkState d = self.root
         cdef int legal[MAX_LEGAL]
-        cdef int node = 0, n, ch, ntried, best, k, i, a, child
+        cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child
         cdef double v, bestv, lg
         cdef double reward[MAXP]
         cdef double win[MAXP]
@@ -341,7 +367,7 @@ cdef class Searcher:
                 a = legal[i]
                 child = self.add_node(node, a, d.to_move)
                 if child < 0:
-                    break
+                    return -1
                 if a < NUM_ACTIONS:
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
@@ -362,12 +388,15 @@ cdef class Searcher:
             nd.score += score[nd.mover]
             node = nd.parent
         self.nodes[0].visits += 1
+        return 0
 
     def run(self, CoreState view, int observer, long iterations=0, double seconds=0.0,
             uint64_t seed=0):
-        """Search `view` for `observer`: `iterations` (reproducible) or `seconds` (wall clock)."""
+        """Search `view` for `observer`: `iterations` (reproducible) or `seconds` (wall clock).
+        MemoryError when the tree cannot grow (the statistics so far stay readable)."""
         cdef double deadline
         cdef long it = 0
+        cdef int failed = 0
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give a positive iteration or time budget")
         if view.s.step == STEP_OVER:
@@ -380,22 +409,31 @@ cdef class Searcher:
         memset(self.mark, 0, NPSEUDO * sizeof(int))
         self.iterations_done = 0
         self.decisions_simulated = 0
-        if iterations > 0 and self.reserve(<int>min(iterations + 2, 50_000_000)) < 0:
-            raise MemoryError()
-        self.add_node(-1, -1, -1)
+        if iterations > 0 and self.reserve(
+                <int>min(iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
+            raise MemoryError("no memory for the search tree")
+        if self.add_node(-1, -1, -1) < 0:
+            raise MemoryError("no memory for the search tree")
         with nogil:
             if iterations > 0:
                 while it < iterations:
-                    self.iterate()
+                    if self.iterate() < 0:
+                        failed = 1
+                        break
                     it += 1
             else:
                 deadline = now_seconds() + seconds
                 while True:
-                    self.iterate()
+                    if self.iterate() < 0:
+                        failed = 1
+                        break
                     it += 1
                     if (it & 31) == 0 and now_seconds() >= deadline:
                         break
         self.iterations_done = it
+        if failed:
+            raise MemoryError(f"the search tree cannot grow past {self.n_nodes} nodes "
+                              f"(after {it} iterations)")
 
     @property
     def node_count(self):
@@ -439,13 +477,13 @@ cdef class Searcher:
                 "line": line}
 
 
-def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy="light"):
+def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy):
     """Determinized flat Monte Carlo (PIMC): the root's legal actions share `playouts` in turn,
     each playout on a fresh determinization.  Returns {action: [visits, win_sum, score_sum]}."""
     cdef int legal[MAX_LEGAL]
     cdef int n, i, pol = ("random", "light").index(policy)
     cdef long k
-    cdef uint64_t rng[4]
+    cdef uint64_t rng[RNG_WORDS]
     cdef EkState d
     cdef double reward[MAXP]
     cdef double win[MAXP]
