@@ -21,7 +21,7 @@
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
-from libc.math cimport sqrt, log
+from libc.math cimport sqrt, log, isfinite
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -91,11 +91,20 @@ cdef class Searcher:
     def __init__(self, *, double c, int group, str reward, double blend, str policy,
                  double scale=10.0):
         """The parameters of the `ismcts` bot (search.bots.ISMCTSBot.Params, which holds their
-        defaults and documents them); `scale` is the score margin that tanh maps to a reward."""
+        defaults and documents them); `scale` is the score margin that tanh maps to a reward.
+        Checked here too, since a NaN would make selection read outside the tree."""
         if reward not in ("win", "score", "blend"):
             raise ValueError(f"reward must be win, score or blend, got {reward!r}")
         if policy not in ("random", "light"):
             raise ValueError(f"policy must be random or light, got {policy!r}")
+        if not (isfinite(c) and c >= 0):
+            raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+        if not (0 <= blend <= 1):
+            raise ValueError(f"blend must be from 0 to 1, got {blend!r}")
+        if group not in (0, 1):
+            raise ValueError(f"group must be 0 or 1, got {group!r}")
+        if not (isfinite(scale) and scale > 0):
+            raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
         self.node_limit = NODE_LIMIT
         self.c = c
         self.group = group
@@ -238,10 +247,14 @@ cdef class Searcher:
         cdef double deadline
         cdef long it = 0
         cdef int failed = 0
+        if not isfinite(seconds) or seconds < 0:
+            raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give a positive iteration or time budget")
         if view.s.step == STEP_OVER:
             raise ValueError("the game is over")
+        if not 0 <= observer < view.s.nplayers:
+            raise IndexError(f"observer {observer} is not a seat of this position")
         self.root = view.s
         self.observer = observer
         rng_seed(self.rng, seed)
@@ -322,7 +335,7 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
     """Determinized flat Monte Carlo (PIMC): the root's legal actions share `playouts` in turn,
     each playout on a fresh determinization.  Returns {action: [visits, win_sum, score_sum]}."""
     cdef int legal[MAX_LEGAL]
-    cdef int n, i, pol = ("random", "light").index(policy)
+    cdef int n, i, pol
     cdef long k
     cdef uint64_t rng[RNG_WORDS]
     cdef EkState d
@@ -332,8 +345,15 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
     cdef double* wins
     cdef double* scores
     cdef long* visits
+    if policy not in ("random", "light"):
+        raise ValueError(f"policy must be random or light, got {policy!r}")
+    pol = ("random", "light").index(policy)
+    if playouts <= 0:
+        raise ValueError(f"playouts must be positive, got {playouts}")
     if view.s.step == STEP_OVER:
         raise ValueError("the game is over")
+    if not 0 <= observer < view.s.nplayers:
+        raise IndexError(f"observer {observer} is not a seat of this position")
     n = ek_legal(&view.s, legal)
     if n == 0:
         raise ValueError("no legal action: the hand of the seat to move is unknown")

@@ -25,9 +25,9 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
 from search._ismcts import Searcher, flat_search
-from search.registry import (BOTS, LEVELS, Bot, BotParams, SpecError, always, define_level,
-                             derive_seed, differs, format_spec, make_bot, param, parse_params,
-                             parse_spec, spec_help)
+from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, Bot,
+                             BotParams, SpecError, always, define_level, derive_seed, differs,
+                             format_spec, make_bot, param, parse_params, parse_spec, spec_help)
 
 __all__ = ["BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "FlatBot", "GreedyBot",
            "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec", "make_bot",
@@ -124,7 +124,7 @@ class FlatBot(Bot):
 
     @dataclass(frozen=True)
     class Params(BotParams):
-        iterations: int = param(5000, shown=always,
+        iterations: int = param(5000, lo=1, hi=MAX_ITERATIONS, shown=always,
                                 help="playouts, shared in turn by the legal moves")
         policy: str = param("light", choices=POLICIES, help="playout policy")
 
@@ -154,23 +154,20 @@ class ISMCTSBot(Bot):
 
     @dataclass(frozen=True)
     class Params(BotParams):
-        iterations: int = param(10000, shown=lambda p: not p.time or differs(p, "iterations"),
+        iterations: int = param(10000, lo=1, hi=MAX_ITERATIONS,
+                                shown=lambda p: p.time is None or differs(p, "iterations"),
                                 help="iteration budget (reproducible)")
-        time: float = param(0.0, help="think this many seconds instead (not reproducible)")
-        c: float = param(0.7, shown=always, help="UCB exploration constant")
-        workers: int = param(1, help="threads, one tree each, merged")
+        time: float | None = param(None, lo=0, lo_open=True, hi=MAX_SECONDS,
+                                   help="think this many seconds instead (not reproducible)")
+        c: float = param(0.7, lo=0, hi=100, shown=always, help="UCB exploration constant")
+        workers: int = param(1, lo=1, hi=MAX_WORKERS,
+                             help="threads, one tree each, merged")
         reward: str = param("blend", choices=("win", "score", "blend"),
                             help="what the end of a playout is worth to a seat")
-        blend: float = param(0.25, help="weight of the score margin in the blend")
-        group: int = param(1, help="1: a card turn is two tree levels, the card then its use")
+        blend: float = param(0.25, lo=0, hi=1, help="weight of the score margin in the blend")
+        group: int = param(1, choices=(0, 1),
+                           help="1: a card turn is two tree levels, the card then its use")
         policy: str = param("light", choices=POLICIES, help="playout policy")
-
-        def __post_init__(self) -> None:
-            super().__post_init__()
-            if self.iterations <= 0 and self.time <= 0:
-                raise SpecError("ismcts needs iterations > 0 or time > 0")
-            if self.workers < 1:
-                raise SpecError(f"workers must be at least 1, got {self.workers}")
 
     def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread)."""
@@ -189,8 +186,8 @@ class ISMCTSBot(Bot):
         searchers = [self.searcher() for _ in range(w)]
         t0 = _time.perf_counter()
         threads = [threading.Thread(target=searchers[i].run, args=(view, seat),
-                                    kwargs=dict(iterations=budgets[i] if not p.time else 0,
-                                                seconds=p.time, seed=derive_seed(seed, i)))
+                                    kwargs=dict(iterations=budgets[i] if p.time is None else 0,
+                                                seconds=p.time or 0.0, seed=derive_seed(seed, i)))
                    for i in range(w)]
         for t in threads:
             t.start()

@@ -5,7 +5,7 @@ dataclass `Params(BotParams)` whose fields are declared with `param(default, ...
 class registers it; from it alone follow
 
 - spec parsing (`parse_spec`, `parse_params`, `make_bot`): `ismcts:iterations=2000,c=0.5`,
-  every value converted to the field's type and checked (in range, one of the choices);
+  every value converted to the field's type and checked (finite, in range, one of the choices);
 - spec printing (`bot.spec`, `format_spec`): the canonical text of a configuration;
 - the help text (`spec_help`) listing every bot, its parameters, their defaults and ranges;
 - the strength levels (`define_level`, `LEVELS`): `level3` is a named spec.
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
+import numbers
 import re
 import types
 import typing
@@ -27,6 +29,11 @@ from ekonos import State
 from ekonos.errors import EkonosError
 
 MASK64 = 2**64 - 1
+
+#: Bounds shared by every bot and by `search.analysis`: beyond them a search is a mistake.
+MAX_ITERATIONS = 10**9
+MAX_SECONDS = 3600
+MAX_WORKERS = 64
 
 
 class SpecError(EkonosError):
@@ -73,10 +80,18 @@ def _check(f: dataclasses.Field, kind: type, value: Any) -> Any:
     m, name = f.metadata, f.name
     if value is None and f.default is None:
         return None
-    try:
-        value = kind(value)
-    except (TypeError, ValueError):
-        raise SpecError(f"{name} must be a {kind.__name__}, got {_show(value)}") from None
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise SpecError(f"{name} must be an integer, got {_show(value)}")
+        value = int(value)
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise SpecError(f"{name} must be a number, got {_show(value)}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise SpecError(f"{name} must be a finite number, got {_show(value)}")
+    elif not isinstance(value, kind):
+        raise SpecError(f"{name} must be a {kind.__name__}, got {_show(value)}")
     if m["choices"] is not None and value not in m["choices"]:
         raise SpecError(f"{name} must be {_either(m['choices'])}, got {_show(value)}")
     lo, hi = m["lo"], m["hi"]
@@ -97,9 +112,10 @@ def differs(params: BotParams, name: str) -> bool:
                                          if f.name == name)
 
 
-def _show(value: Any) -> str:
-    """`value` as a message quotes it."""
-    return repr(value)
+def _show(value: Any, limit: int = 60) -> str:
+    """`value` as a message quotes it (repr), cut short if long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _either(choices: tuple) -> str:
@@ -216,6 +232,25 @@ def define_level(level: int, bot: str, **params: Any) -> str:
     return text
 
 
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(nan|inf|infinity)",
+                    re.IGNORECASE)
+_LEVEL = re.compile(r"level\s*[:=]?\s*([0-9]+)", re.IGNORECASE)
+
+
+def _convert(kind: type, text: str) -> Any:
+    """Spec text -> value of `kind` (ASCII digits only); ValueError if it does not read."""
+    if kind is int:
+        if not _INT.fullmatch(text) or len(text) > 30:
+            raise ValueError
+        return int(text)
+    if kind is float:
+        if not _FLOAT.fullmatch(text) or len(text) > 40:
+            raise ValueError
+        return float(text)
+    return text
+
+
 def _levels_text(sep: str = "-", prefix: str = "") -> str:
     if not LEVELS:
         return "none"
@@ -227,16 +262,17 @@ def _levels_text(sep: str = "-", prefix: str = "") -> str:
 def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
     """The bot class, its checked parameters and the names of those the spec gives."""
     text = spec.strip()
-    spec = repr(spec)
-    if text.lower().startswith("level") and text[5:].strip(":= ").isdigit():
-        number = int(text[5:].strip(":= "))
+    spec = _show(spec)
+    level = _LEVEL.fullmatch(text)
+    if level:
+        number = int(level.group(1)) if len(level.group(1)) < 6 else -1
         if number not in LEVELS:
             raise SpecError(f"bot spec {spec}: levels are {_levels_text()}")
         text = LEVELS[number]
     name, _, rest = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
-        raise SpecError(f"bot spec {spec}: unknown bot {name!r} "
+        raise SpecError(f"bot spec {spec}: unknown bot {_show(name)} "
                         f"(bots: {', '.join(BOTS)}, or {_levels_text(prefix='level')})")
     cls = BOTS[name]
     fields = {f.name: f for f in dataclasses.fields(cls.Params)}
@@ -245,17 +281,19 @@ def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
         key, eq, value = item.partition("=")
         key, value = key.strip().lower(), value.strip()
         if not eq:
-            raise SpecError(f"bot spec {spec}: {item!r} is not key=value")
+            raise SpecError(f"bot spec {spec}: {_show(item)} is not key=value")
         if key not in fields:
             opts = ", ".join(fields) or "none"
-            raise SpecError(f"bot spec {spec}: {name} has no parameter {key!r} "
+            raise SpecError(f"bot spec {spec}: {name} has no parameter {_show(key)} "
                             f"(parameters: {opts})")
+        if key in kwargs:
+            raise SpecError(f"bot spec {spec}: {key} is given twice")
         kind = field_type(cls.Params, key)
         try:
-            kwargs[key] = kind(value)
+            kwargs[key] = _convert(kind, value)
         except ValueError:
             what = ("an " if kind is int else "a ") + kind.__name__
-            raise SpecError(f"bot spec {spec}: {key}={value!r} is not {what}") from None
+            raise SpecError(f"bot spec {spec}: {key}={_show(value)} is not {what}") from None
     try:
         return cls, cls.Params(**kwargs), list(kwargs)
     except SpecError as e:

@@ -160,6 +160,8 @@ def test_registration_refuses_clashes_and_bad_names(scratch_registry):
         type("Lvl", (Bot,), {"name": "level7"})
     with pytest.raises(TypeError, match="Params"):
         type("NoData", (Bot,), {"name": "nodata", "Params": dict})
+    with pytest.raises(SpecError, match="iterations must be"):
+        define_level(8, "flat", iterations=0)
     with pytest.raises(TypeError):
         define_level(8, "flat", skip=1)
     assert 8 not in registry.LEVELS
