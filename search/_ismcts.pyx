@@ -247,6 +247,9 @@ cdef class Searcher:
         cdef double deadline
         cdef long it = 0
         cdef int failed = 0
+        self.n_nodes = 0                    # a failed call leaves an empty tree, never a stale one
+        self.iterations_done = 0
+        self.decisions_simulated = 0
         if not isfinite(seconds) or seconds < 0:
             raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         if iterations <= 0 and seconds <= 0:
@@ -258,11 +261,8 @@ cdef class Searcher:
         self.root = view.s
         self.observer = observer
         rng_seed(self.rng, seed)
-        self.n_nodes = 0
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
-        self.iterations_done = 0
-        self.decisions_simulated = 0
         if iterations > 0 and self.reserve(
                 <int>min(iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
             raise MemoryError("no memory for the search tree")
@@ -306,7 +306,10 @@ cdef class Searcher:
         """The root's decisions (card pseudo-nodes flattened into real actions) as dicts:
         action, visits, win (sum), score (sum), line (most-visited continuation, real actions)."""
         out = []
-        cdef int ch = self.nodes[0].first_child, g
+        cdef int ch, g
+        if self.n_nodes == 0:                   # no search has run (or it failed at once)
+            return out
+        ch = self.nodes[0].first_child
         while ch >= 0:
             if self.nodes[ch].action >= NUM_ACTIONS:
                 g = self.nodes[ch].first_child

@@ -17,8 +17,8 @@ fields; parsing, printing, the help text and the checks follow from it.
 from __future__ import annotations
 
 import random
-import threading
 import time as _time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ekonos import State
@@ -161,7 +161,7 @@ class ISMCTSBot(Bot):
                                    help="think this many seconds instead (not reproducible)")
         c: float = param(0.7, lo=0, hi=100, shown=always, help="UCB exploration constant")
         workers: int = param(1, lo=1, hi=MAX_WORKERS,
-                             help="threads, one tree each, merged")
+                             help="threads, one tree each, merged (at most one per iteration)")
         reward: str = param("blend", choices=("win", "score", "blend"),
                             help="what the end of a playout is worth to a seat")
         blend: float = param(0.25, lo=0, hi=1, help="weight of the score margin in the blend")
@@ -176,23 +176,26 @@ class ISMCTSBot(Bot):
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:
         """Search the view for the seat to move; root parallelism over `workers` threads (the
-        search releases the GIL), each with its own tree, merged by action."""
+        search releases the GIL), each with its own tree, merged by action.  An iteration budget
+        is split over the workers, never more workers than iterations."""
         _check_view(view)
         seed = self._next_seed(seed)
         seat = view.to_move
         p = self.params
-        w = p.workers
+        w = p.workers if p.time is not None else min(p.workers, p.iterations)
         budgets = [p.iterations // w + (1 if i < p.iterations % w else 0) for i in range(w)]
         searchers = [self.searcher() for _ in range(w)]
+        jobs = [dict(iterations=budgets[i] if p.time is None else 0, seconds=p.time or 0.0,
+                     seed=derive_seed(seed, i)) for i in range(w)]
         t0 = _time.perf_counter()
-        threads = [threading.Thread(target=searchers[i].run, args=(view, seat),
-                                    kwargs=dict(iterations=budgets[i] if p.time is None else 0,
-                                                seconds=p.time or 0.0, seed=derive_seed(seed, i)))
-                   for i in range(w)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        if w == 1:
+            searchers[0].run(view, seat, **jobs[0])
+        else:
+            with ThreadPoolExecutor(max_workers=w) as pool:
+                futures = [pool.submit(s.run, view, seat, **job)
+                           for s, job in zip(searchers, jobs)]
+            for f in futures:     # all have finished; the first failure reaches the caller
+                f.result()
         seconds = _time.perf_counter() - t0
         return Analysis(_merge(searchers, line_length), sum(s.iterations_done for s in searchers),
                         sum(s.decisions_simulated for s in searchers), seconds,
@@ -201,7 +204,12 @@ class ISMCTSBot(Bot):
     def choose(self, view, seed=None):
         if view.count_legal() == 1:
             return view.nth_legal(0)
-        return self.analyse(view, seed).moves[0]["action"]
+        seed = self._next_seed(seed)
+        moves = self.analyse(view, seed).moves
+        if moves:
+            return moves[0]["action"]
+        # a budget too small to expand any decision past its card (group=1): choose at random
+        return view.nth_legal(random.Random(seed).randrange(view.count_legal()))
 
 
 def _merge(searchers: list[Searcher], line_length: int) -> list[dict]:
