@@ -44,8 +44,7 @@ from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
 
 import ekonos.openspiel_game  # noqa: E402,F401  (registers python_ekonos)
 from ekonos import State  # noqa: E402
-from search._ismcts import Searcher  # noqa: E402
-from search.bots import derive_seed, make_bot  # noqa: E402
+from search.bots import ISMCTSBot, derive_seed, make_bot  # noqa: E402
 
 DEAL_SEED = 2024            # the 4-player positions of item 1 and 3 (as benchmarks/test_bench_search)
 MIDGAME_DECISIONS = 110     # about half of a 4-player game (~230 decisions with greedy play)
@@ -106,7 +105,7 @@ def python_bot(game, sims: int, seed: int):
 # -- item 1: iterations per second --------------------------------------------------------------
 
 def time_ours(view: State, iterations: int, seed: int, policy: str = "light"):
-    searcher = Searcher(policy=policy)
+    searcher = ISMCTSBot(policy=policy).searcher()
     t0 = time.perf_counter()
     searcher.run(view, view.to_move, iterations=iterations, seed=seed)
     dt = time.perf_counter() - t0

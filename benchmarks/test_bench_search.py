@@ -8,7 +8,6 @@ import os
 import pytest
 
 from ekonos import State
-from search._ismcts import Searcher
 from search.bots import ISMCTSBot
 
 ITERATIONS = 20000
@@ -22,7 +21,7 @@ def opening():
 
 @pytest.mark.parametrize("policy", ["light", "random"])
 def test_ismcts_one_core(benchmark, opening, policy):
-    searcher = Searcher(policy=policy)
+    searcher = ISMCTSBot(policy=policy).searcher()
     benchmark(searcher.run, opening, opening.to_move, iterations=ITERATIONS, seed=1)
     median = benchmark.stats.stats.median
     benchmark.extra_info["iterations_per_second"] = round(ITERATIONS / median)

@@ -10,34 +10,32 @@
 # - Card turns are decomposed (group=1): first the card (a pseudo-action NUM_ACTIONS + card),
 #   then what to do with it.  This cuts the ~250-way branching of a card turn to <=6 then <=48.
 # - Nodes live in one preallocated array of structs addressed by index (no Python object per node);
-#   the array grows by a checked realloc and is freed only in __dealloc__.
-# - Everything in the loop is nogil/noexcept; a search object is used by one thread at a time, so
-#   root parallelism runs one Searcher per thread and merges root statistics in Python.
+#   the array grows by a checked realloc (never past `node_limit`) and is freed only in
+#   __dealloc__.  A failed growth makes `iterate` return -1: the nogil loop stops and `run`
+#   raises MemoryError once it holds the GIL again.
+# - Everything in the loop is nogil/noexcept and allocates nothing per iteration; a search object
+#   is used by one thread at a time, so root parallelism runs one Searcher per thread and merges
+#   root statistics in Python (search.bots).
+# - Playouts and their scoring live in _playout.pxd (shared with flat Monte Carlo, inlined here).
+# - Engine constants come from _core.pxd (cimported), never as literals.
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
-from libc.math cimport sqrt, log, tanh
+from libc.math cimport sqrt, log, isfinite
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from ekonos._bits cimport popcount, ctz, select_bit
-from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_score,
-                           ek_determinize, ek_count_legal, ek_nth_legal, ek_column, ek_tables,
-                           ek_random_playout, ek_legal_card, ek_empty_spaces, ek_xplace_mask,
-                           rng_seed, rng_next, rng_below,
-                           NUM_ACTIONS, NCARDS, NSPACES, NCOMP, MAX_LEGAL, CARD_SUBS, MAXP,
-                           MAX_TILES,
-                           STEP_CARD, STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SELL, STEP_BUY,
-                           STEP_OVER, A_EXPAND, A_XPLACE, A_XPROTECT, A_XSTOP, A_SELL,
-                           A_SELL_PASS, A_BUY, A_BUY_PASS)
+from ekonos._bits cimport ctz
+from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
+                           ek_legal_card, rng_seed, rng_below,
+                           NUM_ACTIONS, NCARDS, MAX_LEGAL, MAXP, STEP_CARD, STEP_OVER)
+from search._playout cimport outcome, playout, REWARD_WIN
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
-    REWARD_WIN = 0
-    REWARD_SCORE = 1
-    REWARD_BLEND = 2
-    POLICY_RANDOM = 0
-    POLICY_LIGHT = 1
+    RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
+    PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
+    NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
 
 ctypedef struct Node:
     int action          # action leading here (pseudo-action >= NUM_ACTIONS: a card chosen)
@@ -58,146 +56,6 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline void outcome(const EkState* d, int kind, double blend, double scale,
-                         double* reward, double* win, double* score) noexcept nogil:
-    """Per seat: win share (ties split, R20), final score, and the reward used by the tree."""
-    cdef int q, o, n = d.nplayers, nbest = 0
-    cdef double best = -1e9, other, sv
-    for q in range(n):
-        score[q] = ek_score(d, q)
-        if score[q] > best:
-            best = score[q]
-            nbest = 1
-        elif score[q] == best:
-            nbest += 1
-    for q in range(n):
-        win[q] = (1.0 / nbest) if score[q] == best else 0.0
-        if kind == REWARD_WIN:
-            reward[q] = win[q]
-            continue
-        other = -1e9
-        for o in range(n):
-            if o != q and score[o] > other:
-                other = score[o]
-        sv = 0.5 + 0.5 * tanh((score[q] - other) / scale)   # margin over the best opponent
-        reward[q] = sv if kind == REWARD_SCORE else (1.0 - blend) * win[q] + blend * sv
-
-
-cdef inline double unit(uint64_t* rng) noexcept nogil:
-    return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline int pick_bit(uint64_t m, uint64_t* rng) noexcept nogil:
-    """A uniformly random set bit of a non-zero mask."""
-    return select_bit(m, rng_below(rng, popcount(m)))
-
-
-cdef inline double stake(const EkState* d, int p, int c) noexcept nogil:
-    """How much seat p gains when company c gains a tile: its shares minus half the largest
-    holding of another seat (helping a rival's company is worth less)."""
-    cdef int q, other = 0
-    for q in range(d.nplayers):
-        if q != p and d.shares[q][c] > other:
-            other = d.shares[q][c]
-    return d.shares[p][c] - 0.5 * other
-
-
-cdef inline double share_worth(const EkState* d, int c, double left) noexcept nogil:
-    """Expected final value of one share of c: its tiles now plus what its track promises."""
-    return popcount(d.tiles[c]) + left * (1.0 + 0.5 * d.growth[c])
-
-
-cdef int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
-    """Informed playout policy (a cheap greedy with epsilon-random moves).  Card turn: score each
-    (card, top action | growth) by the mover's stake in the company, pick the best with a little
-    noise, then a random space.  Expansion: place, else protect.  Sell when the column pays more
-    than a share is worth; buy the share worth most over its price."""
-    cdef const EkTables* T = ek_tables()
-    cdef int p = d.to_move, card, t, b, c, q, k, n, best_a = -1, col
-    cdef uint64_t hm, empty, m
-    cdef double v, best_v = -1e300, left
-    cdef int buf[MAX_LEGAL]
-    if unit(rng) < eps:
-        n = ek_count_legal(d)
-        return ek_nth_legal(d, rng_below(rng, n))
-    left = (T.rounds[d.nplayers] - d.round + 1.0) / T.rounds[d.nplayers]
-    if d.step == STEP_CARD:
-        empty = ek_empty_spaces(d)
-        hm = d.hand[p]
-        while hm:                                   # best_a: card * CARD_SUBS + kind (0/1/2+k)
-            card = ctz(hm)
-            hm &= hm - 1
-            t = T.card_top[card]
-            if empty and popcount(d.tiles[t]) < MAX_TILES:
-                v = stake(d, p, t) + 0.3 * unit(rng)
-                if v > best_v:
-                    best_v = v
-                    best_a = card * CARD_SUBS
-            if d.tiles[t] & ~d.protected:
-                v = 0.2 * stake(d, p, t) + 0.3 * unit(rng)
-                if v > best_v:
-                    best_v = v
-                    best_a = card * CARD_SUBS + 1
-            for k in range(2):
-                b = T.card_bot[card][k]
-                v = 0.35 * stake(d, p, b) * left
-                if d.growth[b] == 3 or d.growth[b] == 5:         # this growth triggers expansion
-                    v += stake(d, p, b) * (1.5 if d.growth[b] == 5 else 1.0)
-                v += 0.3 * unit(rng)
-                if v > best_v:
-                    best_v = v
-                    best_a = card * CARD_SUBS + 2 + k
-        card = best_a // CARD_SUBS
-        k = best_a - card * CARD_SUBS
-        if k == 0:                                  # place on a random empty space
-            return card * CARD_SUBS + pick_bit(empty, rng)
-        if k == 1:                                  # protect a random unprotected tile
-            return card * CARD_SUBS + NSPACES + pick_bit(d.tiles[T.card_top[card]] & ~d.protected, rng)
-        return card * CARD_SUBS + 2 * NSPACES + (k - 2)
-    if d.step == STEP_EXPAND_CHOICE:
-        return A_EXPAND
-    if d.step == STEP_EXPAND:
-        c = d.xcompany
-        m = ek_xplace_mask(d)
-        if m:
-            return A_XPLACE + pick_bit(m, rng)
-        m = d.tiles[c] & ~d.protected
-        if m:
-            return A_XPROTECT + pick_bit(m, rng)
-        return A_XSTOP
-    if d.step == STEP_SELL:
-        for c in range(NCOMP):
-            if d.shares[p][c] > 0:
-                col = ek_column(d, c)
-                v = col - share_worth(d, c, left)
-                if v > 1.0 and v > best_v:
-                    best_v = v
-                    best_a = A_SELL + c
-        return best_a if best_a >= 0 else A_SELL_PASS
-    if d.step == STEP_BUY:
-        n = ek_legal(d, buf)
-        for k in range(n - 1):                                      # the pass is last
-            c = buf[k] - A_BUY
-            v = share_worth(d, c, left) - (ek_column(d, c) + 1) + 0.5 * unit(rng)
-            if v > best_v:
-                best_v = v
-                best_a = buf[k]
-        return best_a if best_v > -0.5 else A_BUY_PASS
-    n = ek_count_legal(d)
-    return ek_nth_legal(d, rng_below(rng, n))
-
-
-cdef int playout(EkState* d, int policy, uint64_t* rng) noexcept nogil:
-    """Play to the end with the given policy; returns the decisions made."""
-    cdef int made = 0
-    if policy == POLICY_RANDOM:
-        return ek_random_playout(d, rng)
-    while d.step != STEP_OVER:
-        ek_apply(d, light_action(d, rng, 0.1))
-        made += 1
-    return made
-
-
 cdef class Searcher:
     """One search tree for one seat.  Not thread-safe: one Searcher per thread."""
     cdef Node* nodes
@@ -205,7 +63,7 @@ cdef class Searcher:
     cdef int cap
     cdef int* mark
     cdef int stamp
-    cdef uint64_t rng[4]
+    cdef uint64_t rng[RNG_WORDS]
     cdef EkState root
     cdef int observer
     cdef public double c
@@ -216,6 +74,7 @@ cdef class Searcher:
     cdef public int policy
     cdef public long iterations_done
     cdef public long decisions_simulated
+    cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
 
     def __cinit__(self):
         self.cap = 1024
@@ -229,12 +88,24 @@ cdef class Searcher:
         free(self.nodes)
         free(self.mark)
 
-    def __init__(self, double c=0.7, int group=1, str reward="blend", double blend=0.25,
-                 double scale=10.0, str policy="light"):
+    def __init__(self, *, double c, int group, str reward, double blend, str policy,
+                 double scale=10.0):
+        """The parameters of the `ismcts` bot (search.bots.ISMCTSBot.Params, which holds their
+        defaults and documents them); `scale` is the score margin that tanh maps to a reward.
+        Checked here too, since a NaN would make selection read outside the tree."""
         if reward not in ("win", "score", "blend"):
             raise ValueError(f"reward must be win, score or blend, got {reward!r}")
         if policy not in ("random", "light"):
             raise ValueError(f"policy must be random or light, got {policy!r}")
+        if not (isfinite(c) and c >= 0):
+            raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+        if not (0 <= blend <= 1):
+            raise ValueError(f"blend must be from 0 to 1, got {blend!r}")
+        if group not in (0, 1):
+            raise ValueError(f"group must be 0 or 1, got {group!r}")
+        if not (isfinite(scale) and scale > 0):
+            raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
+        self.node_limit = NODE_LIMIT
         self.c = c
         self.group = group
         self.reward_kind = ("win", "score", "blend").index(reward)
@@ -243,14 +114,17 @@ cdef class Searcher:
         self.policy = ("random", "light").index(policy)
 
     cdef int reserve(self, int need) noexcept nogil:
-        """Checked growth of the node pool; 0 on success, -1 when memory is exhausted."""
+        """Checked growth of the node pool; 0 on success, -1 when memory is exhausted or the
+        pool would pass `node_limit`."""
         cdef int newcap
         cdef Node* p
+        if need > self.node_limit:
+            return -1
         if need <= self.cap:
             return 0
         newcap = self.cap
         while newcap < need:
-            newcap *= 2
+            newcap = newcap * 2 if newcap <= self.node_limit // 2 else self.node_limit
         p = <Node*>realloc(self.nodes, newcap * sizeof(Node))
         if p == NULL:
             return -1
@@ -298,10 +172,12 @@ cdef class Searcher:
             hm &= hm - 1
         return k
 
-    cdef void iterate(self) noexcept nogil:
+    cdef int iterate(self) noexcept nogil:
+        """One iteration: determinize, select, expand one node, play out, back up.  Returns 0,
+        or -1 when a node cannot be allocated (the iteration is abandoned, nothing backed up)."""
         cdef EkState d = self.root
         cdef int legal[MAX_LEGAL]
-        cdef int node = 0, n, ch, ntried, best, k, i, a, child
+        cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child
         cdef double v, bestv, lg
         cdef double reward[MAXP]
         cdef double win[MAXP]
@@ -341,7 +217,7 @@ cdef class Searcher:
                 a = legal[i]
                 child = self.add_node(node, a, d.to_move)
                 if child < 0:
-                    break
+                    return -1
                 if a < NUM_ACTIONS:
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
@@ -362,40 +238,56 @@ cdef class Searcher:
             nd.score += score[nd.mover]
             node = nd.parent
         self.nodes[0].visits += 1
+        return 0
 
     def run(self, CoreState view, int observer, long iterations=0, double seconds=0.0,
             uint64_t seed=0):
-        """Search `view` for `observer`: `iterations` (reproducible) or `seconds` (wall clock)."""
+        """Search `view` for `observer`: `iterations` (reproducible) or `seconds` (wall clock).
+        MemoryError when the tree cannot grow (the statistics so far stay readable)."""
         cdef double deadline
         cdef long it = 0
+        cdef int failed = 0
+        self.n_nodes = 0                    # a failed call leaves an empty tree, never a stale one
+        self.iterations_done = 0
+        self.decisions_simulated = 0
+        if not isfinite(seconds) or seconds < 0:
+            raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give a positive iteration or time budget")
         if view.s.step == STEP_OVER:
             raise ValueError("the game is over")
+        if not 0 <= observer < view.s.nplayers:
+            raise IndexError(f"observer {observer} is not a seat of this position")
         self.root = view.s
         self.observer = observer
         rng_seed(self.rng, seed)
-        self.n_nodes = 0
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
-        self.iterations_done = 0
-        self.decisions_simulated = 0
-        if iterations > 0 and self.reserve(<int>min(iterations + 2, 50_000_000)) < 0:
-            raise MemoryError()
-        self.add_node(-1, -1, -1)
+        if iterations > 0 and self.reserve(
+                <int>min(iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
+            raise MemoryError("no memory for the search tree")
+        if self.add_node(-1, -1, -1) < 0:
+            raise MemoryError("no memory for the search tree")
         with nogil:
             if iterations > 0:
                 while it < iterations:
-                    self.iterate()
+                    if self.iterate() < 0:
+                        failed = 1
+                        break
                     it += 1
             else:
                 deadline = now_seconds() + seconds
                 while True:
-                    self.iterate()
+                    if self.iterate() < 0:
+                        failed = 1
+                        break
                     it += 1
                     if (it & 31) == 0 and now_seconds() >= deadline:
                         break
         self.iterations_done = it
+        if failed:
+            raise MemoryError(f"the search tree cannot grow past {self.n_nodes} nodes "
+                              f"(after {it} iterations)")
 
     @property
     def node_count(self):
@@ -414,7 +306,10 @@ cdef class Searcher:
         """The root's decisions (card pseudo-nodes flattened into real actions) as dicts:
         action, visits, win (sum), score (sum), line (most-visited continuation, real actions)."""
         out = []
-        cdef int ch = self.nodes[0].first_child, g
+        cdef int ch, g
+        if self.n_nodes == 0:                   # no search has run (or it failed at once)
+            return out
+        ch = self.nodes[0].first_child
         while ch >= 0:
             if self.nodes[ch].action >= NUM_ACTIONS:
                 g = self.nodes[ch].first_child
@@ -439,13 +334,13 @@ cdef class Searcher:
                 "line": line}
 
 
-def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy="light"):
+def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy):
     """Determinized flat Monte Carlo (PIMC): the root's legal actions share `playouts` in turn,
     each playout on a fresh determinization.  Returns {action: [visits, win_sum, score_sum]}."""
     cdef int legal[MAX_LEGAL]
-    cdef int n, i, pol = ("random", "light").index(policy)
+    cdef int n, i, pol
     cdef long k
-    cdef uint64_t rng[4]
+    cdef uint64_t rng[RNG_WORDS]
     cdef EkState d
     cdef double reward[MAXP]
     cdef double win[MAXP]
@@ -453,8 +348,15 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
     cdef double* wins
     cdef double* scores
     cdef long* visits
+    if policy not in ("random", "light"):
+        raise ValueError(f"policy must be random or light, got {policy!r}")
+    pol = ("random", "light").index(policy)
+    if playouts <= 0:
+        raise ValueError(f"playouts must be positive, got {playouts}")
     if view.s.step == STEP_OVER:
         raise ValueError("the game is over")
+    if not 0 <= observer < view.s.nplayers:
+        raise IndexError(f"observer {observer} is not a seat of this position")
     n = ek_legal(&view.s, legal)
     if n == 0:
         raise ValueError("no legal action: the hand of the seat to move is unknown")

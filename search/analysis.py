@@ -8,9 +8,11 @@ from __future__ import annotations
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.notation import action_text
+from ekonos.rules import Step
 from search.bots import ISMCTSBot, LEVELS, parse_spec
 
 DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
+MAX_LINE = 1000     # decisions of an expected continuation
 
 
 def analyse(state: State, iterations: int | None = None, seconds: float | None = None,
@@ -18,20 +20,26 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
     """Search the position for the seat to move; the best `top` decisions, best first.
 
     Each move: canonical text, visits, expected win share, expected final score of the seat,
-    and the expected continuation (the most visited line, as canonical texts)."""
+    and the expected continuation (the most visited line, as canonical texts).  The budget is
+    `iterations` or `seconds` (not both); they and `workers` are checked like the `ismcts` bot's
+    parameters (finite, in range): EkonosError naming the one that is wrong."""
     if state.is_over():
         raise EkonosError("the game is over: there is nothing to advise")
     seat = state.to_move
-    if state.step_name == "card" and not state.hand_known(seat):
+    if state.step is Step.CARD and not state.hand_known(seat):
         raise EkonosError(f"{state.names[seat]} (seat {seat}) must play a card, but the position "
                           "does not give their hand")
     if iterations is not None and seconds is not None:
         raise EkonosError("give an iteration budget or a time budget, not both")
-    if top < 1:
-        raise EkonosError(f"top must be at least 1, got {top}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise EkonosError(f"top must be at least 1, got {top!r}")
+    if isinstance(line_length, bool) or not isinstance(line_length, int) or \
+            not 0 <= line_length <= MAX_LINE:
+        raise EkonosError(f"line_length must be from 0 to {MAX_LINE}, got {line_length!r}")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    bot = ISMCTSBot(iterations=iterations or 0, time=seconds or 0.0, workers=workers)
+    budget = {"iterations": iterations} if seconds is None else {"time": seconds}
+    bot = ISMCTSBot(workers=workers, **budget)   # SpecError (an EkonosError) if out of range
     view = state.view(seat)
     if view.count_legal() == 1:   # cannot happen after auto-play, but keep the answer honest
         only = view.nth_legal(0)

@@ -39,7 +39,8 @@ def test_r21_every_bot_decides_the_same_whatever_the_hidden_hands(spec):
         st = random_position(players, seed, depth)
         seat = st.to_move
         worlds = [st] + [shuffle_hidden(st, seat, s) for s in (11, 12)]
-        assert any(w._fields()["hand"] != st._fields()["hand"] for w in worlds[1:])
+        hands = [[w.hand(q) for q in range(players)] for w in worlds]
+        assert any(h != hands[0] for h in hands[1:])
         choices = {make_bot(spec, seed=9).choose(w.view(seat)) for w in worlds}
         assert len(choices) == 1, (spec, players, [action_text(a) for a in choices])
 
@@ -50,7 +51,7 @@ def test_r21_view_hides_other_hands_and_the_deal_stream():
     assert v.hand(1) == st.hand(1)
     assert all(v.hand(q) is None for q in (0, 2, 3))
     assert [v.hand_size(q) for q in range(4)] == [st.hand_size(q) for q in range(4)]
-    assert v._fields()["rng"] != st._fields()["rng"]
+    assert v.rng_state != st.rng_state
 
 
 def test_r21_arena_hands_bots_only_views(monkeypatch):
@@ -221,7 +222,7 @@ def test_specs_parse_and_levels_exist():
 
 @pytest.mark.parametrize("spec, words", [
     ("mcts", "unknown bot"), ("ismcts:iters=5", "no parameter 'iters'"),
-    ("ismcts:iterations=lots", "not a int"), ("flat:iterations", "not key=value"),
+    ("ismcts:iterations=lots", "not an int"), ("flat:iterations", "not key=value"),
     ("ismcts:reward=money", "reward must be"), ("level9", "levels are 1-5"),
 ])
 def test_bad_specs_are_refused_with_the_reason(spec, words):

@@ -1,0 +1,337 @@
+"""Bots by registration: the one place that turns bot classes into spec strings and back.
+
+A bot is a subclass of `Bot` that sets `name` and, if it takes parameters, a nested frozen
+dataclass `Params(BotParams)` whose fields are declared with `param(default, ...)`.  Defining the
+class registers it; from it alone follow
+
+- spec parsing (`parse_spec`, `parse_params`, `make_bot`): `ismcts:iterations=2000,c=0.5`,
+  every value converted to the field's type and checked (finite, in range, one of the choices);
+- spec printing (`bot.spec`, `format_spec`): the canonical text of a configuration;
+- the help text (`spec_help`) listing every bot, its parameters, their defaults and ranges;
+- the strength levels (`define_level`, `LEVELS`): `level3` is a named spec.
+
+So adding a bot is one class in one file (search/bots.py).  Bad parameters raise `SpecError`
+(an `EkonosError`) naming the parameter, and the spec when there is one.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import numbers
+import re
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from ekonos import State
+from ekonos.errors import EkonosError
+
+MASK64 = 2**64 - 1
+
+#: Bounds shared by every bot and by `search.analysis`: beyond them a search is a mistake.
+MAX_ITERATIONS = 10**9
+MAX_SECONDS = 3600
+MAX_WORKERS = 64
+
+
+class SpecError(EkonosError):
+    """A bot spec or bot parameter that cannot be understood or is out of range."""
+
+
+def param(default: Any, *, help: str, lo: float | None = None, hi: float | None = None,
+          lo_open: bool = False, choices: tuple | None = None,
+          shown: Callable[[Any], bool] | None = None) -> Any:
+    """A field of a `BotParams` dataclass: its default (written only here), a help line, the
+    allowed range (`lo`..`hi`, `lo_open` for > lo) or `choices`, and `shown(params)` deciding
+    whether the canonical spec prints it (by default: when it differs from its default)."""
+    return dataclasses.field(default=default, metadata=dict(
+        help=help, lo=lo, hi=hi, lo_open=lo_open, choices=choices, shown=shown))
+
+
+@dataclasses.dataclass(frozen=True)
+class BotParams:
+    """Base of every bot's parameters: checks and normalises each field when constructed."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, _check(f, field_type(type(self), f.name),
+                                                    getattr(self, f.name)))
+
+
+def field_type(cls: type, name: str) -> type:
+    """The value type of a parameter field: int, float or str (`float | None` gives float)."""
+    return _field_types(cls)[name]
+
+
+@functools.cache
+def _field_types(cls: type) -> dict[str, type]:
+    out = {}
+    for name, hint in typing.get_type_hints(cls).items():
+        if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+            hint = next(a for a in typing.get_args(hint) if a is not type(None))
+        out[name] = hint
+    return out
+
+
+def _check(f: dataclasses.Field, kind: type, value: Any) -> Any:
+    """`value` converted to `kind` and checked against the field's metadata; SpecError if not."""
+    m, name = f.metadata, f.name
+    if value is None and f.default is None:
+        return None
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise SpecError(f"{name} must be an integer, got {_show(value)}")
+        value = int(value)
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise SpecError(f"{name} must be a number, got {_show(value)}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise SpecError(f"{name} must be a finite number, got {_show(value)}")
+    elif not isinstance(value, kind):
+        raise SpecError(f"{name} must be a {kind.__name__}, got {_show(value)}")
+    if m["choices"] is not None and value not in m["choices"]:
+        raise SpecError(f"{name} must be {_either(m['choices'])}, got {_show(value)}")
+    lo, hi = m["lo"], m["hi"]
+    if (lo is not None and (value <= lo if m["lo_open"] else value < lo)) or \
+            (hi is not None and value > hi):
+        raise SpecError(f"{name} must be {_range_text(f)}, got {_show(value)}")
+    return value
+
+
+def always(params: BotParams) -> bool:
+    """A `shown` predicate: the canonical spec always prints the field."""
+    return True
+
+
+def differs(params: BotParams, name: str) -> bool:
+    """Whether field `name` of `params` differs from its default (for `shown` predicates)."""
+    return getattr(params, name) != next(f.default for f in dataclasses.fields(params)
+                                         if f.name == name)
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """`value` as a message quotes it (repr), cut short if long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _either(choices: tuple) -> str:
+    words = [str(c) for c in choices]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def _range_text(f: dataclasses.Field) -> str:
+    m = f.metadata
+    lo, hi = m["lo"], m["hi"]
+    if m["choices"] is not None:
+        return _either(m["choices"])
+    if lo is not None and hi is not None:
+        return f"> {lo} and <= {hi}" if m["lo_open"] else f"from {lo} to {hi}"
+    if lo is not None:
+        return f"> {lo}" if m["lo_open"] else f">= {lo}"
+    return f"<= {hi}" if hi is not None else "any value"
+
+
+@dataclasses.dataclass(frozen=True)
+class NoParams(BotParams):
+    """The parameters of a bot that takes none."""
+
+
+#: Registered bots by name, in the order their classes were defined.
+BOTS: dict[str, type["Bot"]] = {}
+#: Strength levels (`ekonos play --level`, `levelN` in specs): level -> spec text.
+LEVELS: dict[int, str] = {}
+
+
+def derive_seed(*parts: int) -> int:
+    """A 64-bit seed from integers (splitmix64 mixing): stable across runs and machines."""
+    z = 0x243F6A8885A308D3
+    for p in parts:
+        z = (z + (p & MASK64) + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
+    return z
+
+
+class Bot:
+    """Base class: `choose(view) -> action`.  `seed` makes a bot's sequence of choices
+    reproducible; `choose(view, seed=...)` fixes the seed of one decision.  A subclass that sets
+    `name` is registered; its `Params` dataclass (default: none) holds its settings."""
+
+    name: ClassVar[str] = ""
+    Params: ClassVar[type[BotParams]] = NoParams
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            return
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", cls.name) or cls.name.startswith("level"):
+            raise TypeError(f"bot name {cls.name!r}: lower-case letters, digits and _, "
+                            "not starting with 'level'")
+        if cls.name in BOTS:
+            raise TypeError(f"two bots named {cls.name!r}: {BOTS[cls.name]} and {cls}")
+        if not (isinstance(cls.Params, type) and issubclass(cls.Params, BotParams)
+                and dataclasses.is_dataclass(cls.Params)):
+            raise TypeError(f"{cls.__name__}.Params must be a BotParams dataclass")
+        BOTS[cls.name] = cls
+
+    def __init__(self, seed: int = 0, params: BotParams | None = None, **kwargs: Any):
+        """`params` (an instance of `Params`), or its fields as keyword arguments."""
+        if params is None:
+            params = self.Params(**kwargs)
+        elif kwargs or not isinstance(params, self.Params):
+            raise TypeError(f"{type(self).__name__}: give a {self.Params.__name__} "
+                            "or keyword parameters, not both")
+        self.params = params
+        self.seed = seed
+        self._calls = 0
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec of this bot's configuration (`make_bot(bot.spec)` is the same)."""
+        return format_spec(self.name, self.params)
+
+    def _next_seed(self, seed: int | None) -> int:
+        if seed is not None:
+            return seed
+        self._calls += 1
+        return derive_seed(self.seed, self._calls)
+
+    def choose(self, view: State, seed: int | None = None) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec!r}>"
+
+
+def format_spec(name: str, params: BotParams) -> str:
+    """The canonical spec text: the name, then `key=value` for each field whose `shown`
+    predicate holds (by default: fields that differ from their defaults), in field order."""
+    items = []
+    for f in dataclasses.fields(params):
+        value = getattr(params, f.name)
+        shown = f.metadata["shown"]
+        if shown(params) if shown is not None else value != f.default:
+            items.append(f"{f.name}={value}")
+    return name + (":" + ",".join(items) if items else "")
+
+
+def define_level(level: int, bot: str, **params: Any) -> str:
+    """Register strength level `level` as `bot` with `params` (checked now); its spec text lists
+    exactly the given parameters, in field order."""
+    cls = BOTS[bot]
+    cls.Params(**params)
+    order = [f.name for f in dataclasses.fields(cls.Params)]
+    text = bot + "".join((":" if i == 0 else ",") + f"{k}={params[k]}"
+                         for i, k in enumerate(sorted(params, key=order.index)))
+    LEVELS[level] = text
+    return text
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(nan|inf|infinity)",
+                    re.IGNORECASE)
+_LEVEL = re.compile(r"level\s*[:=]?\s*([0-9]+)", re.IGNORECASE)
+
+
+def _convert(kind: type, text: str) -> Any:
+    """Spec text -> value of `kind` (ASCII digits only); ValueError if it does not read."""
+    if kind is int:
+        if not _INT.fullmatch(text) or len(text) > 30:
+            raise ValueError
+        return int(text)
+    if kind is float:
+        if not _FLOAT.fullmatch(text) or len(text) > 40:
+            raise ValueError
+        return float(text)
+    return text
+
+
+def _levels_text(sep: str = "-", prefix: str = "") -> str:
+    if not LEVELS:
+        return "none"
+    return f"{prefix}{min(LEVELS)}{sep}{prefix}{max(LEVELS)}"
+
+
+
+
+def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
+    """The bot class, its checked parameters and the names of those the spec gives."""
+    text = spec.strip()
+    spec = _show(spec)
+    level = _LEVEL.fullmatch(text)
+    if level:
+        number = int(level.group(1)) if len(level.group(1)) < 6 else -1
+        if number not in LEVELS:
+            raise SpecError(f"bot spec {spec}: levels are {_levels_text()}")
+        text = LEVELS[number]
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    if name not in BOTS:
+        raise SpecError(f"bot spec {spec}: unknown bot {_show(name)} "
+                        f"(bots: {', '.join(BOTS)}, or {_levels_text(prefix='level')})")
+    cls = BOTS[name]
+    fields = {f.name: f for f in dataclasses.fields(cls.Params)}
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not eq:
+            raise SpecError(f"bot spec {spec}: {_show(item)} is not key=value")
+        if key not in fields:
+            opts = ", ".join(fields) or "none"
+            raise SpecError(f"bot spec {spec}: {name} has no parameter {_show(key)} "
+                            f"(parameters: {opts})")
+        if key in kwargs:
+            raise SpecError(f"bot spec {spec}: {key} is given twice")
+        kind = field_type(cls.Params, key)
+        try:
+            kwargs[key] = _convert(kind, value)
+        except ValueError:
+            what = ("an " if kind is int else "a ") + kind.__name__
+            raise SpecError(f"bot spec {spec}: {key}={_show(value)} is not {what}") from None
+    try:
+        return cls, cls.Params(**kwargs), list(kwargs)
+    except SpecError as e:
+        raise SpecError(f"bot spec {spec}: {e}") from None
+
+
+def parse_params(spec: str) -> tuple[type[Bot], BotParams]:
+    """'ismcts:c=0.5' -> (ISMCTSBot, ISMCTSBot.Params(c=0.5)): the bot class and its full,
+    checked parameters.  SpecError (naming the spec and the parameter) if anything is wrong."""
+    cls, params, _ = _parse(spec)
+    return cls, params
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """'ismcts:iterations=2000,c=0.5' -> ('ismcts', {'iterations': 2000, 'c': 0.5}): the bot's
+    name and the parameters the spec gives (checked; the others take their defaults)."""
+    cls, params, given = _parse(spec)
+    return cls.name, {k: getattr(params, k) for k in given}
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from its spec string, seeded."""
+    cls, params = parse_params(spec)
+    return cls(seed=seed, params=params)
+
+
+def spec_help() -> str:
+    """Every bot with its parameters (default, meaning, allowed values) and the levels, as plain
+    lines without blank ones (so one click `\\b` marker keeps it as written)."""
+    lines = ["Bot specs: NAME or NAME:KEY=VALUE,... (parameters not given take their defaults)."]
+    rows = []
+    for name, cls in BOTS.items():
+        doc = (cls.__doc__ or "").strip().split("\n")[0].strip().rstrip(".")
+        rows.append((f"  {name}", doc))
+        for f in dataclasses.fields(cls.Params):
+            default = "none" if f.default is None else f.default
+            rows.append((f"    {f.name}={default}", f"{f.metadata['help']}; {_range_text(f)}"))
+    rows += [(f"  level{level}", text) for level, text in sorted(LEVELS.items())]
+    width = max(len(left) for left, _ in rows) + 2
+    lines += [f"{left:<{width}}{right}" for left, right in rows]
+    return "\n".join(lines)
