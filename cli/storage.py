@@ -83,23 +83,24 @@ def check_target(path: str | os.PathLike, *, overwrite: bool = False) -> Path:
     """The file `path` can be written without creating a folder: its folder exists (and every
     part of it is a folder), it is not itself a folder, and it does not exist unless
     `overwrite`.  Returns the path (with ~ expanded); StorageError, or TargetExists, otherwise."""
+    if "\0" in os.fspath(path):
+        raise StorageError(f"{os.fspath(path)!r} is not a usable file name (it holds a NUL "
+                           "character)")
+    path = Path(path).expanduser()
+    if path.name in ("", ".", ".."):
+        raise StorageError(f"{path} is a folder, not a file name")
     try:
-        path = Path(path).expanduser()
-        if path.name in ("", ".", ".."):
-            raise StorageError(f"{path} is a folder, not a file name")
-        if path.is_dir():
-            raise StorageError(f"{path} is a folder, not a file")
-        folder = path.parent
-        if not folder.is_dir():
-            raise StorageError(_missing_folder(folder))
-        if path.exists() or path.is_symlink():
-            if not overwrite:
-                raise TargetExists(path)
-        return path
-    except ValueError as e:                 # an embedded NUL byte, ...
-        raise StorageError(f"{path!r} is not a usable file name ({e})") from None
+        is_dir, folder_ok = path.is_dir(), path.parent.is_dir()
+        exists = path.exists() or path.is_symlink()
     except OSError as e:                    # a name too long, a permission on a parent, ...
         raise StorageError(f"{path}: {_why(e)}") from None
+    if is_dir:
+        raise StorageError(f"{path} is a folder, not a file")
+    if not folder_ok:
+        raise StorageError(_missing_folder(path.parent))
+    if exists and not overwrite:
+        raise TargetExists(path)
+    return path
 
 
 def _missing_folder(folder: Path) -> str:

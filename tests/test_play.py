@@ -345,6 +345,52 @@ def test_save_to_a_bad_place_keeps_playing(tmp_path):
     assert s.session.decisions             # the game went on
 
 
+def test_save_asks_before_replacing_a_file_and_the_default_is_no(tmp_path):
+    st = state_at("card")
+    target = tmp_path / "mine.json"
+    target.write_text("precious")
+    for answer in ("n", "", EOFError()):
+        s = session(st, st.to_move, [f"save {target}", answer, "quit"])
+        s.run()
+        assert "Not saved." in s.console.export_text()
+        assert target.read_text() == "precious"
+    s = session(st, st.to_move, [f"save {target}", "y", "quit"])
+    s.run()
+    assert f"Saved to {target}" in s.console.export_text().replace("\n", "")
+    assert State.from_dict(json.loads(target.read_text())) == st
+
+
+def test_save_creates_no_folder_and_says_what_is_wrong(tmp_path):
+    st = state_at("card")
+    (tmp_path / "a.json").write_text("{}")
+    s = session(st, st.to_move, [f"save {tmp_path}/no/such/x.json",
+                                 f"save {tmp_path}/a.json/b.json", "quit"])
+    s.run()
+    text = s.console.export_text().replace("\n", "")
+    assert f"there is no folder {tmp_path}/no" in text and not (tmp_path / "no").exists()
+    assert f"{tmp_path}/a.json is not a folder" in text and "File exists" not in text
+    assert (tmp_path / "a.json").read_text() == "{}"
+
+
+def test_an_autosave_folder_that_cannot_be_written(tmp_path, monkeypatch):
+    """Said when the game starts, with the path; at `quit` the person is asked for a file."""
+    (tmp_path / "afile").write_text("x")
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path / "afile" / "data"))
+    out = tmp_path / "kept.json"
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], f"1\nquit\n{out}\n")
+    text = r.output.replace("\n", "")
+    assert r.exit_code == 0, r.output
+    assert "Autosave is off" in text and f"{tmp_path}/afile" in text
+    assert "Save it to" in text and f"Saved to {out}" in text
+    saved = json.loads(out.read_text())
+    assert saved["play"]["moves"] and State.from_dict(saved).to_move == 0
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], "1\nquit\n\n")
+    assert r.exit_code == 0 and "Game not saved." in r.output
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], "1\n")          # input ends
+    assert r.exit_code == 0 and "The game is not saved" in r.output.replace("\n", " ")
+    assert "Game saved in" not in r.output
+
+
 def test_log_lists_the_decisions():
     st = state_at("card")
     s = session(st, st.to_move, ["1", "1", "log", "quit"])

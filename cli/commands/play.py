@@ -131,7 +131,7 @@ class TerminalGame:
                 return 0
             except EOFError:
                 self.console.print()
-                self._goodbye("End of input.")
+                self._goodbye("End of input.", ask=False)
                 return 0
             except KeyboardInterrupt:
                 if self._offer_quit():
@@ -148,7 +148,7 @@ class TerminalGame:
         where = f" (saved in {s.autosave})" if s.autosave_ok else ""
         self.console.print(f"\n[yellow]Interrupted{where}.[/]")
         try:
-            answer = self.input_fn("Save and quit? [Y/n] ").strip().lower()
+            answer = self.input_fn("Save and quit? \\[Y/n] ").strip().lower()
         except (EOFError, KeyboardInterrupt):
             answer = "y"
         if answer in ("n", "no"):
@@ -157,16 +157,23 @@ class TerminalGame:
         self._goodbye()
         return True
 
-    def _goodbye(self, why: str = "") -> None:
+    def _goodbye(self, why: str = "", ask: bool = True) -> None:
+        """Leaving: the game is in the autosave, or (when that cannot be written) the person is
+        asked for a file, unless the input has ended (`ask` False)."""
         s = self.session
         s.autosave_now()
         lead = f"{why} " if why else ""
         if s.autosave_ok:
             self.console.print(f"{lead}Game saved in [bold]{s.autosave}[/]. "
                                f"Resume with: ekonos play --load {s.autosave}")
+            return
+        if s.autosave is not None:
+            self.console.print(f"{lead}[red]The game is not saved: the autosave failed "
+                               f"({escape(s.autosave_error or '')}).[/]")
         else:
-            self.console.print(f"{lead}Game not saved (no autosave file); use `save FILE` "
-                               "next time.")
+            self.console.print(f"{lead}The game is not saved (no autosave file).")
+        if ask:
+            self._ask_where()
 
     def _ai_decision(self) -> None:
         s = self.session
@@ -252,21 +259,49 @@ class TerminalGame:
         return False
 
     def _save(self, arg: str) -> bool:
+        """`save FILE`: never creates a folder, never replaces a file without a yes."""
         c = self.console
         if not arg:
             c.print("[red]✗ save needs a file name: `save mygame.json`[/]")
             return False
         try:
-            path = Path(arg).expanduser()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.session.save(path, overwrite=True)
-        except (OSError, ValueError) as e:
-            why = getattr(e, "strerror", None) or str(e)
-            c.print(f"[red]✗ could not save to {escape(arg)}: {escape(why)}[/]")
+            try:
+                self.session.save(arg)
+            except storage.TargetExists as e:
+                if not self._confirm(f"{escape(str(e.path))} exists. Replace it? \\[y/N] "):
+                    c.print("Not saved.")
+                    return False
+                self.session.save(arg, overwrite=True)
+        except storage.StorageError as e:
+            c.print(f"[red]✗ could not save to {escape(arg)}: {escape(str(e))}[/]")
             return False
         c.print(f"Saved to [bold]{escape(arg)}[/]. Resume with: ekonos play --load "
                 f"{escape(arg)}")
         return True
+
+    def _confirm(self, question: str) -> bool:
+        """A yes/no question whose default (Enter, end of input, Ctrl-C) is no."""
+        try:
+            answer = self.input_fn(question)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def _ask_where(self) -> None:
+        """The autosave is off: ask for a file to keep the game in (Enter: leave it)."""
+        while True:
+            try:
+                answer = self.input_fn("Save it to (a file name; Enter to leave without "
+                                       "saving): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                answer = ""
+            if not answer:
+                self.console.print("Game not saved.")
+                return
+            if self._save(answer):
+                return
 
     def _log(self, all_moves: bool = False) -> None:
         decisions = list(self.session.decisions)
