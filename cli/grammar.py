@@ -236,7 +236,8 @@ def _card_candidates(ref: str, hand: list[int], text: str) -> list[int]:
     if ref.startswith("#"):
         k = int(ref[1:])
         if not 1 <= k <= len(hand):
-            raise InvalidMoveError(text, f"your hand has {len(hand)} cards: #1 to #{len(hand)}")
+            raise InvalidMoveError(text, f"your hand has {len(hand)} card"
+                                   f"{'' if len(hand) == 1 else 's'}: #1 to #{len(hand)}")
         return [hand[k - 1]]
     n = int(ref)
     as_card = n if n in hand else None

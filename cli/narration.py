@@ -19,14 +19,15 @@ def plural(n: int, word: str) -> str:
 
 class Voice:
     """Names the seats in a reason line: the seat `you` is "you" (with verbs agreeing), the
-    others by name."""
+    others by name.  A player whose name is "You" (any case) is addressed the same way, so the
+    words stay grammatical whoever reads them."""
 
     def __init__(self, names: list[str], you: int | None = None):
         self.names = list(names)
         self.you = you
 
     def second(self, q: int) -> bool:
-        return q == self.you
+        return q == self.you or self.names[q].strip().casefold() == "you"
 
     def name(self, q: int) -> str:
         return "you" if self.second(q) else self.names[q]
@@ -53,11 +54,16 @@ def _stake(st: State, voice: Voice, seat: int, c: int) -> str:
         return (f"{voice.possessive(seat)} {mine} shares gain most" if mine > 1
                 else f"{voice.possessive(seat)} share gains most")
     if mine:
-        return f"{voice.subject(seat, 'holds')} {mine} of {sum(col)} shares"
+        return f"{voice.subject(seat, 'holds')} {_of(mine, sum(col))}"
     if sum(col) == 0:
         return f"nobody owns {_company(c)} yet"
     pres = st.president(c)
-    return f"{voice.subject(pres, 'presides')} with {col[pres]} of {sum(col)} shares"
+    return f"{voice.subject(pres, 'presides')} with {_of(col[pres], sum(col))}"
+
+
+def _of(k: int, total: int) -> str:
+    """'2 of 5 shares', or 'the only share'."""
+    return "the only share" if total == 1 else f"{k} of {total} shares"
 
 
 def describe(before: State, after: State, move: Move, seat: int, you: int | None = None) -> str:
@@ -130,7 +136,7 @@ def describe(before: State, after: State, move: Move, seat: int, you: int | None
     elif kind is MoveKind.SELL:
         c = int(move.company)
         col = before.column(c)                   # R15: the sale pays the column's size
-        parts.append(f"+{col} coins from a column of {col}, "
+        parts.append(f"+{plural(col, 'coin')} from a column of {col}, "
                      f"{_company(c)} is worth {tb[c]} a share")
     elif kind is MoveKind.BUY:
         c = int(move.company)
@@ -142,7 +148,7 @@ def describe(before: State, after: State, move: Move, seat: int, you: int | None
         if move.step is Step.SELL:
             parts.append("keeps every share")
         else:
-            parts.append(f"keeps {before.coins(seat)} coins")
+            parts.append(f"keeps {plural(before.coins(seat), 'coin')}")
     elif kind is MoveKind.SUCCESSOR:
         parts.append(f"{_company(turn.selling)}'s presidency goes to {voice.name(move.seat)}")
 

@@ -36,9 +36,9 @@ def step_question(state: State, seat: int) -> str:
         return (f"{cname(c)} expands ({plural(left, 'growth action')} left; its tiles at the "
                 f"start: {frm or 'none'}): place next to them, protect a {c} tile, or stop")
     if step is Step.SELL:
-        return f"Sell one share? (optional; you have {state.coins(seat)} coins)"
+        return f"Sell one share? (optional; you have {plural(state.coins(seat), 'coin')})"
     if step is Step.BUY:
-        return f"Buy one share? (optional; you have {state.coins(seat)} coins)"
+        return f"Buy one share? (optional; you have {plural(state.coins(seat), 'coin')})"
     if step is Step.SUCCESSOR:
         return f"You gave up {cname(turn.selling)}'s presidency: choose who takes it"
     return ""
@@ -49,7 +49,8 @@ def decision_label(state: State, move: Move) -> str:
     card step (console markup)."""
     seat = state.to_move
     if move.kind is MoveKind.SELL:
-        return (f"sell {cname(move.company)} [dim](+{state.column(move.company)} coins, you hold "
+        pays = plural(state.column(move.company), "coin")
+        return (f"sell {cname(move.company)} [dim](+{pays}, you hold "
                 f"{state.shares(seat, move.company)})[/]")
     if move.kind is MoveKind.BUY:
         return (f"buy {cname(move.company)} [dim](costs {state.column(move.company) + 1}, "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,12 +15,13 @@ import pytest
 from cli import storage
 from cli.events import DecisionMade, GameOver, Redone, RoundStarted, Undone
 from cli.grammar import legal_list
+from cli.narration import describe, plural
 from cli.record import PLAY_FORMAT
 from cli.session import (GameSession, NothingToRedo, NothingToUndo, NotYourTurn, SessionError,
                          StaleTurn)
 from ekonos import State
 from ekonos.errors import IllegalMoveError, InvalidMoveError
-from ekonos.moves import NUM_ACTIONS, Move
+from ekonos.moves import NUM_ACTIONS, Move, MoveKind
 from ekonos.rules import PLAYER_TABLE, Step
 
 
@@ -355,3 +357,47 @@ def test_an_autosave_folder_that_cannot_be_written_is_reported(tmp_path):
     play_until(s, lambda x: "1", stop=lambda x: len(x.decisions) >= 3)   # the game goes on
     assert not s.autosave_ok and len(s.decisions) == 3
     assert len(events) >= 3 and (tmp_path / "afile").read_text() == "x"
+
+
+# ---------------------------------------------------------------------------------------------
+# words: grammatical for any name, including the default "You" (issue 12)
+
+_WRONG = re.compile(r"\byou (has|holds|presides|becomes|decides|keeps|gains|loses)\b"
+                    r"|\byou's\b|(?<![\d.])1 (coins|shares|cards|growth actions)\b", re.I)
+
+
+@pytest.mark.parametrize("name,seed", [("You", 2), ("you", 6), ("Ada", 4)])
+def test_reason_lines_are_grammatical_for_any_name(name, seed):
+    s = GameSession.new(ai=2, level=1, seed=seed, name=name)
+    play_until(s, person(seed))
+    lines = [d.reason for d in s.decisions]
+    assert not [line for line in lines if _WRONG.search(line)]
+    assert any("you" in line.lower().split() or "your" in line.lower().split()
+               for line in lines)                      # the person is addressed
+
+
+def test_a_player_named_you_is_addressed_as_you_even_when_not_the_person():
+    names = ["You", "Anna", "Bruno"]
+    for seed in range(200):
+        rng = random.Random(seed)
+        st = State.new(3, seed=seed, names=names)
+        while not st.is_over():
+            buys = [m for m in st.legal_moves if m.kind is MoveKind.BUY]
+            if st.to_move == 0 and buys:
+                break
+            st.push_unchecked(rng.choice(st.legal_actions()))
+        else:
+            continue
+        move = buys[0]
+        after = st.copy()
+        after.push(move)
+        held = st.shares(0, move.company) + 1
+        line = describe(st, after, move, 0, you=None)
+        assert f"you hold {held}" in line and "You holds" not in line
+        return
+    raise AssertionError("no buy of seat 0 found")
+
+
+def test_counts_of_one_are_singular():
+    assert plural(1, "coin") == "1 coin" and plural(0, "coin") == "0 coins"
+    assert plural(12, "coin") == "12 coins"
