@@ -16,11 +16,14 @@ the same object.  What it does:
   (`subscribe(callback)`): `DecisionMade` (with the reason line of `cli.narration`),
   `RoundStarted`, `GameOver`, `Undone`, `Redone`, `AutosaveFailed`, `RecordFailed` (cli.events).
 
-Concurrency: every change of the game goes through `_change` (the position and the decisions
-swap as one value, `_head`, under `self.lock`, an RLock); subscribers are called with the lock
-held, in order.  The AI's thinking holds no lock: `commit` refuses a decision computed for a
+Concurrency: every change of the game (`_push`, `undo`, `redo`) builds a new State (a copy
+that keeps the engine's undo stack, then push or pop) and swaps the position and the decisions
+in one assignment (`_head`) under `self.lock`, an RLock; `_change` then autosaves and calls the
+subscribers, still under the lock, in order (a subscriber must be quick and must not raise).  A
+State read from `session.state` is never changed afterwards, so a reader in another thread
+needs no lock.  The AI's thinking holds no lock: `commit` refuses a decision computed for a
 position that has changed meanwhile (`StaleTurn`).  One `AiTurn` at a time per session (a bot
-is not re-entrant).
+is not re-entrant).  The single assignment also keeps the game whole when Ctrl-C interrupts.
 """
 from __future__ import annotations
 
@@ -199,7 +202,8 @@ class GameSession:
     # -- reading ----------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        """The position now.  Read it, never change it (use `snapshot()` from another thread)."""
+        """The position now.  The session never changes this object (a change makes a new
+        one); callers must not change it either (`snapshot()` gives a copy to play with)."""
         return self._head.state
 
     def snapshot(self) -> State:
@@ -270,7 +274,7 @@ class GameSession:
             st = self.state
             self._check_live(st)
             if st.to_move != self.human:
-                raise NotYourTurn(f"it is {st.names[st.to_move]}'s decision, not the person's")
+                raise NotYourTurn(f"it is {st.names[st.to_move]}'s decision, not yours")
             if isinstance(choice, str):
                 got = interpret(choice, st)
                 if isinstance(got, Command):

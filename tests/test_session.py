@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from cli import storage
-from cli.events import DecisionMade, GameOver, Redone, RoundStarted, Undone
+from cli.events import AutosaveFailed, DecisionMade, GameOver, Redone, RoundStarted, Undone
 from cli.grammar import legal_list
 from cli.narration import describe, plural
 from cli.record import PLAY_FORMAT
@@ -168,7 +168,10 @@ def test_undo_and_redo_use_the_engines_stack(monkeypatch):
     monkeypatch.setattr(State, "pop", pop)
     events = []
     s.subscribe(events.append)
+    held = s.state                            # a position once read never changes
+    held_dict = held.to_dict()
     taken = s.undo()
+    assert held.to_dict() == held_dict and s.state is not held
     assert calls == {"push": 0, "pop": len(taken)}
     assert taken[0] == at_last and len(s.decisions) == mine[-1]
     assert s.human_to_move() and len(s.state.moves) == len(s.decisions)
@@ -401,3 +404,22 @@ def test_a_player_named_you_is_addressed_as_you_even_when_not_the_person():
 def test_counts_of_one_are_singular():
     assert plural(1, "coin") == "1 coin" and plural(0, "coin") == "0 coins"
     assert plural(12, "coin") == "12 coins"
+
+
+def test_an_autosave_that_starts_failing_is_reported_once_then_recovers(tmp_path):
+    folder = tmp_path / "d"
+    s = GameSession.new(ai=1, level=1, seed=4, autosave=folder / "auto.json")
+    events = []
+    s.subscribe(events.append)
+    play_until(s, lambda x: "1", stop=lambda x: len(x.decisions) >= 2)
+    assert s.autosave_ok and not [e for e in events if isinstance(e, AutosaveFailed)]
+    (folder / "auto.json").unlink()
+    folder.rmdir()
+    folder.write_text("in the way")
+    play_until(s, lambda x: "1", stop=lambda x: len(x.decisions) >= 6)
+    failed = [e for e in events if isinstance(e, AutosaveFailed)]
+    assert len(failed) == 1 and failed[0].path == folder / "auto.json"
+    assert str(folder) in failed[0].reason and not s.autosave_ok
+    folder.unlink()
+    s.autosave_now()
+    assert s.autosave_ok and json.loads((folder / "auto.json").read_text()) == s.record()
