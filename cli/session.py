@@ -44,7 +44,7 @@ from cli import storage
 from cli.grammar import Command, interpret
 from cli.events import (AutosaveFailed, Decision, DecisionMade, Event, GameOver, RecordFailed,
                         Redone, RoundStarted, Undone)
-from cli.narration import describe
+from cli.narration import describe, plural
 from cli.record import DEFAULT_LEVEL, RecordError, read_record, write_record
 
 HINT_FLOOR = 10000               # a hint searches at least this many iterations (about 0.5 s)
@@ -154,8 +154,8 @@ class GameSession:
             raise SessionError(f"ai must be 1-5 opponents, got {ai}", "ai")
         players = ai + 1
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise SessionError(f"seat must be 0-{players - 1} with {ai} AI opponents, got {seat}",
-                               "seat")
+            raise SessionError(f"seat must be 0-{players - 1} with {plural(ai, 'AI opponent')}, "
+                               f"got {seat}", "seat")
         name = (name or "You").strip()
         if not name:
             raise SessionError("name must not be empty", "name")
