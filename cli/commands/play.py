@@ -8,14 +8,13 @@ input function and console from the caller, so tests drive whole games with scri
 """
 from __future__ import annotations
 
-import time
-from pathlib import Path
 from typing import Callable
 
 import click
 from rich.console import Console
 from rich.markup import escape
 
+from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
 from ekonos.rules import VARIANTS, Step
 from search.bots import LEVELS, parse_spec
@@ -65,14 +64,14 @@ class TerminalGame:
         self.console = console or Console()
         self.input_fn = input_fn or (lambda prompt: self.console.input(prompt))
         self._shown: int | None = None          # the version shown with the board
-        self.last_think = 0.0                   # seconds of the last AI decision
         session.subscribe(self._on_event)
         for note in session.notes:
             self.console.print(f"[yellow]Note:[/] {escape(note)}")
         kept = session.kept_unfinished
         if kept is not None:
-            self.console.print(f"[yellow]Note:[/] your unfinished game was kept in [bold]{kept}[/] "
-                               f"(resume it with: ekonos play --load {kept})")
+            where = escape(str(kept))
+            self.console.print(f"[yellow]Note:[/] your unfinished game was kept in "
+                               f"[bold]{where}[/] (resume it with: ekonos play --load {where})")
 
     @classmethod
     def new_game(cls, console: Console | None = None, input_fn=None, **kwargs) -> "TerminalGame":
@@ -84,7 +83,7 @@ class TerminalGame:
         return cls(GameSession.load(path, **kwargs), console=console, input_fn=input_fn)
 
     @property
-    def state(self):
+    def state(self) -> State:
         return self.session.state
 
     # -- what the session tells ---------------------------------------------------------------
@@ -179,10 +178,8 @@ class TerminalGame:
         s = self.session
         turn = s.ai_turn()
         name = s.names[turn.seat]
-        t0 = time.perf_counter()
         with self.console.status(f"{escape(name)} is thinking…", spinner="dots"):
             move = turn.think()
-        self.last_think = time.perf_counter() - t0
         s.commit(turn, move)
 
     def _show(self) -> None:
