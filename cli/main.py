@@ -220,7 +220,7 @@ def _move_message(st: State, index: int, count: int, text: str, e: MoveError) ->
 
 
 # -- play: the terminal game (cli/play.py) ---------------------------------------------------
-from cli.play import play  # noqa: E402  (after the group, which it joins)
+from cli.commands.play import play  # noqa: E402  (after the group, which it joins)
 
 main.add_command(play)
 

@@ -9,10 +9,13 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from cli.play import Command, PlaySession, interpret, legal_list
+from cli.commands.play import TerminalGame
+from cli.grammar import Command, interpret, legal_list
+from cli.session import GameSession
 from ekonos import State
 from ekonos.errors import MoveError
-from ekonos.notation import action_text
+from ekonos.moves import MoveKind
+from ekonos.rules import Step
 from helpers import position
 
 
@@ -55,14 +58,14 @@ def random_text(seed: int):
     def answer(state: State) -> str:
         options = legal_list(state)
         k = rng.randrange(len(options))
-        return str(k + 1) if rng.random() < 0.5 else action_text(options[k]).upper()
+        return str(k + 1) if rng.random() < 0.5 else str(options[k]).upper()
     return answer
 
 
-def session(start: State, human: int, answers=(), then=None, level=1, **kw) -> PlaySession:
+def session(start: State, human: int, answers=(), then=None, level=1, **kw) -> TerminalGame:
     script = Script(answers, then)
-    kw.setdefault("console", console())
-    s = PlaySession(start, human, level, ai_seed=99, input_fn=script, **kw)
+    s = TerminalGame(GameSession(start, human, level, ai_seed=99, **kw), console=console(),
+                     input_fn=script)
     script.session = s
     return s
 
@@ -73,7 +76,7 @@ def state_at(step: str, players: int = 3, seat: int = 0) -> State:
         rng = random.Random(seed)
         st = State.new(players, seed=seed)
         while not st.is_over():
-            if st.step_name == step and st.to_move == seat:
+            if st.step is Step.from_text(step) and st.to_move == seat:
                 return st
             st.push_unchecked(rng.choice(st.legal_actions()))
     raise AssertionError(f"no {step} position found")
@@ -119,15 +122,15 @@ def test_full_game_through_the_command(ai, seed, data_dir):
 
 
 def test_full_four_player_game_with_a_varied_human():
-    s = PlaySession.new_game(ai=3, level=1, seed=5, seat=2, console=console(),
-                             input_fn=None)
+    s = TerminalGame.new_game(ai=3, level=1, seed=5, seat=2, console=console(),
+                              input_fn=None)
     script = Script(["help", "list", "log", "show", "", "nonsense"], random_text(1), s)
     s.input_fn = script
     assert s.run() == 0
     assert s.state.is_over()
     text = s.console.export_text()
     assert "Final scores" in text
-    human_moves = [a for a, seat, _ in s.history if seat == 2]
+    human_moves = [d.move for d in s.session.decisions if d.seat == 2]
     assert len(human_moves) >= 18          # 3 rounds x 6 cards, each a card decision at least
 
 
@@ -152,12 +155,13 @@ def test_numbers_pick_from_the_list():
 
 def test_card_step_list_is_grouped_by_card_grow_protect_place():
     st = card_state()
-    texts = [action_text(a) for a in legal_list(st)]
-    cards = [int(t.split()[1]) for t in texts]
+    moves = legal_list(st)
+    cards = [m.card for m in moves]
     assert cards == sorted(cards)
-    first_card = [t for t in texts if int(t.split()[1]) == cards[0]]
-    kinds = [t.split()[2] for t in first_card]
-    assert kinds == sorted(kinds, key=["grow", "protect", "place"].index)
+    first_card = [m for m in moves if m.card == cards[0]]
+    kinds = [m.kind for m in first_card]
+    order = [MoveKind.GROW, MoveKind.PROTECT, MoveKind.PLACE]
+    assert kinds == sorted(kinds, key=order.index)
 
 
 def test_short_forms_at_the_card_step():
@@ -167,7 +171,7 @@ def test_short_forms_at_the_card_step():
     card = hand[-1]
     pos = len(hand)
     bottom = COMPANIES[DECK[card - 1].bottom[0]]
-    want = st.parse_move(f"play {card} grow {bottom}").action
+    want = st.parse_move(f"play {card} grow {bottom}")
     assert interpret(f"play {card} grow {bottom}", st) == want
     assert interpret(f"PLAY {card} G {bottom[:3]}", st) == want
     assert interpret(f"#{pos} g {bottom.lower()}", st) == want
@@ -176,7 +180,7 @@ def test_short_forms_at_the_card_step():
         assert interpret(f"{pos} grow {bottom}", st) == want
     # a place on an empty space with the card first
     empty = [sp for sp in range(1, 37) if str(sp) not in st.to_dict()["board"]][0]
-    assert interpret(f"#{pos} p {empty}", st) == st.parse_move(f"play {card} place {empty}").action
+    assert interpret(f"#{pos} p {empty}", st) == st.parse_move(f"play {card} place {empty}")
     # card left out: only when one card can
     growers = [c for c in hand if COMPANIES.index(bottom) in DECK[c - 1].bottom]
     if len(growers) == 1:
@@ -191,12 +195,12 @@ def test_card_reference_that_is_both_a_card_and_a_position_is_refused():
     with pytest.raises(MoveError, match="could be card 3"):
         interpret("3 grow crown", st)
     # `play 3` is always the card, `#3` always the position
-    assert action_text(interpret("play 3 g pan", st)) == "play 3 grow Panda"
-    assert action_text(interpret("#3 g sun", st)) == "play 20 grow Sunset"
+    assert str(interpret("play 3 g pan", st)) == "play 3 grow Panda"
+    assert str(interpret("#3 g sun", st)) == "play 20 grow Sunset"
     # 2 is no card of the hand: the 2nd card
-    assert action_text(interpret("2 grow crown", st)) == "play 10 grow Crown"
+    assert str(interpret("2 grow crown", st)) == "play 10 grow Crown"
     # 25 is no position: the card
-    assert action_text(interpret("25 g sun", st)) == "play 25 grow Sunset"
+    assert str(interpret("25 g sun", st)) == "play 25 grow Sunset"
     with pytest.raises(MoveError, match="card 7 is not in your hand"):
         interpret("7 grow crown", st)
 
@@ -220,31 +224,30 @@ def test_wrong_input_explains():
 
 def test_short_forms_at_the_other_steps():
     st = state_at("expand-choice")
-    assert action_text(interpret("e", st)) == "expand"
-    assert action_text(interpret("Y", st)) == "expand"
-    assert action_text(interpret("w", st)) == "wait"
-    assert action_text(interpret("no", st)) == "wait"
+    assert str(interpret("e", st)) == "expand"
+    assert str(interpret("Y", st)) == "expand"
+    assert str(interpret("w", st)) == "wait"
+    assert str(interpret("no", st)) == "wait"
     st = state_at("expand")
-    legal = st.legal_moves.texts()
-    assert action_text(interpret("s", st)) == "stop"
-    place = next(t for t in legal if t.startswith("place"))
-    assert action_text(interpret("p " + place.split()[1], st)) == place
+    assert str(interpret("s", st)) == "stop"
+    place = next(m for m in st.legal_moves if m.kind is MoveKind.PLACE)
+    assert interpret(f"p {place.space}", st) == place
     st = state_at("sell")
-    owned = next(t for t in st.legal_moves.texts() if t.startswith("sell"))
-    company = owned.split()[1]
-    assert action_text(interpret(company[:3], st)) == owned
-    assert action_text(interpret("s " + company, st)) == owned
-    assert action_text(interpret("-", st)) == "pass"
+    owned = next(m for m in st.legal_moves if m.kind is MoveKind.SELL)
+    company = str(owned.company)
+    assert interpret(company[:3], st) == owned
+    assert interpret("s " + company, st) == owned
+    assert str(interpret("-", st)) == "pass"
     st = state_at("buy")
-    buy = next(t for t in st.legal_moves.texts() if t.startswith("buy"))
-    assert action_text(interpret("b " + buy.split()[1][:4], st)) == buy
-    assert action_text(interpret(buy.split()[1].lower(), st)) == buy
-    assert action_text(interpret("n", st)) == "pass"
+    buy = next(m for m in st.legal_moves if m.kind is MoveKind.BUY)
+    assert interpret("b " + str(buy.company)[:4], st) == buy
+    assert interpret(str(buy.company).lower(), st) == buy
+    assert str(interpret("n", st)) == "pass"
     st = state_at("successor")
-    cand = st.legal_moves.texts()[0]
-    q = int(cand.split()[1])
-    assert action_text(interpret(st.names[q].lower(), st)) == cand
-    assert action_text(interpret(f"successor {q}", st)) == cand
+    cand = next(iter(st.legal_moves))
+    q = cand.seat
+    assert interpret(st.names[q].lower(), st) == cand
+    assert interpret(f"successor {q}", st) == cand
 
 
 def test_commands_are_recognised():
@@ -263,12 +266,13 @@ def test_bad_input_at_every_kind_of_prompt_asks_again(step):
     seat = st.to_move
     bad = ["", "   ", "0", "999", "xyzzy", "play 1 grow", "sell Nowhere", "successor 9",
            "place 99", "#9 g crown", "buy"]
-    good = action_text(legal_list(st)[-1])
+    good = str(legal_list(st)[-1])
     s = session(st, seat, bad + [good, "quit"])
     s.run()
     text = s.console.export_text()
     assert text.count("✗") >= len(bad) - 2        # the blank lines only remind
-    assert s.history and s.history[0][0] == st.parse_move(good).action and s.history[0][1] == seat
+    made = s.session.decisions
+    assert made and made[0].move == st.parse_move(good) and made[0].seat == seat
     assert "Traceback" not in text
 
 
@@ -281,7 +285,7 @@ def test_undo_returns_to_the_previous_decision_and_replays_identically():
     s = session(start, human, ["1", "1", "1", "undo"], level=2)
     s.run()
     # after undo: the position where the human made the last decision
-    mine = [i for i, (_, q, _) in enumerate(s.history) if q == human]
+    mine = [i for i, d in enumerate(s.session.decisions) if d.seat == human]
     assert s.state.to_move == human
     first_run = s.console.export_text()
     assert "Undone:" in first_run
@@ -290,7 +294,7 @@ def test_undo_returns_to_the_previous_decision_and_replays_identically():
     s2.run()
     s3 = session(start, human, ["1", "1", "1", "undo", "1"], level=2)
     s3.run()
-    assert [a for a, _, _ in s3.history] == [a for a, _, _ in s2.history]
+    assert [d.move for d in s3.session.decisions] == [d.move for d in s2.session.decisions]
     assert len(mine) >= 1
 
 
@@ -316,16 +320,16 @@ def test_save_and_load_mid_expansion(tmp_path):
     s = session(st, 0, [f"save {path}", "quit"])
     s.run()
     assert f"Saved to {path}" in s.console.export_text().replace("\n", "")
-    loaded = PlaySession.load(path, console=console(), input_fn=Script(["quit"]))
+    loaded = TerminalGame.load(path, console=console(), input_fn=Script(["quit"]))
     assert loaded.state.to_dict() == st.to_dict()
-    assert loaded.state.step_name == "expand" and loaded.human == 0
+    assert loaded.state.step is Step.EXPAND and loaded.session.human == 0
     # the two continue identically
     a = session(st, 0, then=first_legal)
     a.run()
-    b = PlaySession.load(path, console=console(), input_fn=None)
+    b = TerminalGame.load(path, console=console(), input_fn=None)
     script = Script(then=first_legal, session=b)
     b.input_fn = script
-    b.ai_seed = a.ai_seed
+    assert b.session.ai_seed == a.session.ai_seed
     b.run()
     assert b.state.to_dict() == a.state.to_dict()
 
@@ -338,7 +342,53 @@ def test_save_to_a_bad_place_keeps_playing(tmp_path):
     s.run()
     text = s.console.export_text()
     assert "save needs a file name" in text and text.count("could not save") == 2
-    assert s.history                       # the game went on
+    assert s.session.decisions             # the game went on
+
+
+def test_save_asks_before_replacing_a_file_and_the_default_is_no(tmp_path):
+    st = state_at("card")
+    target = tmp_path / "mine.json"
+    target.write_text("precious")
+    for answer in ("n", "", EOFError()):
+        s = session(st, st.to_move, [f"save {target}", answer, "quit"])
+        s.run()
+        assert "Not saved." in s.console.export_text()
+        assert target.read_text() == "precious"
+    s = session(st, st.to_move, [f"save {target}", "y", "quit"])
+    s.run()
+    assert f"Saved to {target}" in s.console.export_text().replace("\n", "")
+    assert State.from_dict(json.loads(target.read_text())) == st
+
+
+def test_save_creates_no_folder_and_says_what_is_wrong(tmp_path):
+    st = state_at("card")
+    (tmp_path / "a.json").write_text("{}")
+    s = session(st, st.to_move, [f"save {tmp_path}/no/such/x.json",
+                                 f"save {tmp_path}/a.json/b.json", "quit"])
+    s.run()
+    text = s.console.export_text().replace("\n", "")
+    assert f"there is no folder {tmp_path}/no" in text and not (tmp_path / "no").exists()
+    assert f"{tmp_path}/a.json is not a folder" in text and "File exists" not in text
+    assert (tmp_path / "a.json").read_text() == "{}"
+
+
+def test_an_autosave_folder_that_cannot_be_written(tmp_path, monkeypatch):
+    """Said when the game starts, with the path; at `quit` the person is asked for a file."""
+    (tmp_path / "afile").write_text("x")
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path / "afile" / "data"))
+    out = tmp_path / "kept.json"
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], f"1\nquit\n{out}\n")
+    text = r.output.replace("\n", "")
+    assert r.exit_code == 0, r.output
+    assert "Autosave is off" in text and f"{tmp_path}/afile" in text
+    assert "Save it to" in text and f"Saved to {out}" in text
+    saved = json.loads(out.read_text())
+    assert saved["play"]["moves"] and State.from_dict(saved).to_move == 0
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], "1\nquit\n\n")
+    assert r.exit_code == 0 and "Game not saved." in r.output
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "2"], "1\n")          # input ends
+    assert r.exit_code == 0 and "The game is not saved" in r.output.replace("\n", " ")
+    assert "Game saved in" not in r.output
 
 
 def test_log_lists_the_decisions():
@@ -381,7 +431,7 @@ def test_ctrl_c_offers_to_save_and_quit(data_dir):
     text = s.console.export_text()
     assert "Interrupted" in text and f"Game saved in {auto}" in text.replace("\n", "")
     saved = json.loads(auto.read_text())
-    assert len(saved["play"]["moves"]) == len(s.history) >= 2
+    assert len(saved["play"]["moves"]) == len(s.session.decisions) >= 2
 
 
 def test_ctrl_c_while_the_ai_thinks(data_dir, monkeypatch):
@@ -389,14 +439,14 @@ def test_ctrl_c_while_the_ai_thinks(data_dir, monkeypatch):
     auto = data_dir / "auto.json"
     s = session(st, st.to_move, ["1", "y"], autosave=auto)
     calls = {"n": 0}
-    real = s.bots[next(iter(s.bots))].__class__.choose
+    real = s.session.bots[next(iter(s.session.bots))].__class__.choose
 
     def choose(self, view, seed=None):
         calls["n"] += 1
         if calls["n"] == 1:
             raise KeyboardInterrupt
         return real(self, view, seed)
-    for bot in s.bots.values():
+    for bot in s.session.bots.values():
         monkeypatch.setattr(type(bot), "choose", choose)
     assert s.run() == 0
     assert "Game saved in" in s.console.export_text()
@@ -446,7 +496,7 @@ def test_load_a_plain_position_with_hidden_hands(tmp_path):
         p["hand"] = None
     path = tmp_path / "table.json"
     path.write_text(json.dumps(d))
-    s = PlaySession.load(path, console=console(), input_fn=Script(["quit"]))
+    s = TerminalGame.load(path, console=console(), input_fn=Script(["quit"]))
     assert s.state.hand(0) == d["players"][0]["hand"]
     assert all(s.state.hand_known(q) for q in range(3))
     assert "dealt at random" in s.console.export_text()
@@ -457,7 +507,7 @@ def test_the_ai_sees_only_its_view():
     st = state_at("card")
     s = session(st, st.to_move, ["1", "1", "1", "quit"])
     seen = []
-    for seat, bot in s.bots.items():
+    for seat, bot in s.session.bots.items():
         real = bot.choose
 
         def spy(view, seed=None, _real=real, _seat=seat):
@@ -492,7 +542,7 @@ def test_a_record_whose_history_does_not_match_still_loads(tmp_path):
     d = json.loads((tmp_path / "g.json").read_text())
     d["play"]["moves"] = ["play 1 place 1"]          # edited by hand: no longer leads here
     (tmp_path / "g.json").write_text(json.dumps(d))
-    loaded = PlaySession.load(tmp_path / "g.json", console=console(), input_fn=Script(["quit"]))
+    loaded = TerminalGame.load(tmp_path / "g.json", console=console(), input_fn=Script(["quit"]))
     assert "does not lead to this position" in loaded.console.export_text()
-    assert loaded.state.to_dict() == State.from_dict(d).to_dict() and not loaded.history
-    assert loaded.ply0 == d["play"]["ply0"] + 1
+    assert loaded.state.to_dict() == State.from_dict(d).to_dict() and not loaded.session.decisions
+    assert loaded.session.ply0 == d["play"]["ply0"] + 1

@@ -1,0 +1,399 @@
+"""`ekonos play`: a game against the AI in the terminal.
+
+The game itself is a `cli.session.GameSession` (seats, AI turns, undo/redo, the record,
+autosave); this module is the terminal around it: the click command, prompts read with
+`input_fn`, rich rendering (the board from cli/render.py, the rest from cli/panels.py), a spinner
+while an AI thinks, and saving on Ctrl-C, end of input and `quit`.  `TerminalGame` takes its
+input function and console from the caller, so tests drive whole games with scripted answers.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ekonos import State
+from ekonos.errors import InvalidMoveError, MoveError
+from ekonos.rules import VARIANTS, Step
+from search.bots import LEVELS, parse_spec
+
+from cli import render, storage
+from cli.grammar import Command, interpret, legal_list
+from cli.panels import decisions_panel, full_list, hint_table, log_table, step_question
+from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFailed,
+                        RoundStarted)
+from cli.session import GameSession, NothingToRedo, NothingToUndo, SessionError
+
+HELP = """\
+[bold]Decide[/] by typing
+  • a [bold]number[/] from the list of decisions (`list` shows every decision with its number);
+  • a move in full notation: `play 7 place 12`, `play 7 protect 12`, `play 7 grow Crown`,
+    `expand`, `wait`, `place 14`, `protect 14`, `stop`, `sell Crown`, `buy Panda`, `pass`,
+    `successor 2` — any case, companies by 3 letters or more (`cro`, `pan`);
+  • a short form:
+      card step   `2 grow crown` / `2 g cro`  card 2 of your hand if you hold it, else the 2nd card
+                  `#2 p 12`   the 2nd card of your hand places on 12 (p place, pr protect, g grow)
+                  `g crown`, `p crown 12`, `pr 12`   leave the card out when only one card can
+      expansion   `e`/`y` expand, `w`/`n` wait;  `p 14` place, `pr 14` protect, `s` stop
+      sell, buy   `s crown`, `b pan`, or just the company;  `n`/`no`/`-` pass
+      successor   the player's name
+[bold]Commands[/]
+  help      this text             list      every legal decision, numbered
+  hint      the AI's advice       undo      back to your previous decision
+  redo      what undo took back   show      the board again
+  log       the decisions so far (`log all`)
+  save FILE save the game         quit      save and leave (resume: ekonos play --load FILE)
+The game is saved after every decision in {autosave}; Ctrl-C offers to quit."""
+
+
+class QuitGame(Exception):
+    """The person asked to stop."""
+
+
+class TerminalGame:
+    """A `GameSession` played in a terminal: `run()` plays to the end or until the person quits.
+
+    `input_fn(prompt)` returns one line (raising EOFError at the end of input); `console` is
+    where everything is printed."""
+
+    def __init__(self, session: GameSession, console: Console | None = None,
+                 input_fn: Callable[[str], str] | None = None):
+        self.session = session
+        self.console = console or Console()
+        self.input_fn = input_fn or (lambda prompt: self.console.input(prompt))
+        self._shown: int | None = None          # the version shown with the board
+        session.subscribe(self._on_event)
+        for note in session.notes:
+            self.console.print(f"[yellow]Note:[/] {escape(note)}")
+        kept = session.kept_unfinished
+        if kept is not None:
+            where = escape(str(kept))
+            self.console.print(f"[yellow]Note:[/] your unfinished game was kept in "
+                               f"[bold]{where}[/] (resume it with: ekonos play --load {where})")
+
+    @classmethod
+    def new_game(cls, console: Console | None = None, input_fn=None, **kwargs) -> "TerminalGame":
+        return cls(GameSession.new(**kwargs), console=console, input_fn=input_fn)
+
+    @classmethod
+    def load(cls, path, console: Console | None = None, input_fn=None,
+             **kwargs) -> "TerminalGame":
+        return cls(GameSession.load(path, **kwargs), console=console, input_fn=input_fn)
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    # -- what the session tells ---------------------------------------------------------------
+    def _on_event(self, event: Event) -> None:
+        c = self.console
+        s = self.session
+        if isinstance(event, DecisionMade):
+            d = event.decision
+            style = "bold green" if event.human else "bold"
+            c.print(f"[{style}]{escape(s.names[d.seat])}[/]: [bold]{d.move}[/] — "
+                    f"{escape(d.reason)}")
+        elif isinstance(event, RoundStarted):
+            c.rule(f"Round {event.round} of {event.rounds}: new hands, "
+                   f"+{event.coins} coins each")
+        elif isinstance(event, AutosaveFailed):
+            c.print(f"[red]Could not autosave: {escape(event.reason)}[/]")
+        elif isinstance(event, RecordFailed):
+            c.print(f"[red]Could not save the game record to {escape(str(event.path))}: "
+                    f"{escape(event.reason)}[/]")
+
+    # -- the loop -----------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end (or until the person quits).  Returns the exit status (0)."""
+        s = self.session
+        if s.state.is_over():              # a finished game loaded: show its end again
+            self._finish()
+            return 0
+        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — level {s.level} "
+                           f"({LEVELS[s.level]}), seed {s.state.seed}. Type `help` for help.")
+        if s.autosave is not None and s.autosave_error is not None:
+            self.console.print(f"[red]Autosave is off: {escape(s.autosave_error)}.[/] Use "
+                               "`save FILE` to keep the game.")
+        while True:
+            try:
+                while not s.state.is_over():
+                    if s.human_to_move():
+                        self._human_decision()
+                    else:
+                        self._ai_decision()
+                self._finish()
+                return 0
+            except QuitGame:
+                self._goodbye()
+                return 0
+            except EOFError:
+                self.console.print()
+                self._goodbye("End of input.", ask=False)
+                return 0
+            except KeyboardInterrupt:
+                if self._offer_quit():
+                    return 0
+
+    def _players_line(self) -> str:
+        s = self.session
+        return ", ".join(f"{escape(n)}{' (you)' if q == s.human else ''}"
+                         for q, n in enumerate(s.names))
+
+    def _offer_quit(self) -> bool:
+        s = self.session
+        s.autosave_now()
+        where = f" (saved in {s.autosave})" if s.autosave_ok else ""
+        self.console.print(f"\n[yellow]Interrupted{where}.[/]")
+        try:
+            answer = self.input_fn("Save and quit? \\[Y/n] ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            answer = "y"
+        if answer in ("n", "no"):
+            self._shown = None
+            return False
+        self._goodbye()
+        return True
+
+    def _goodbye(self, why: str = "", ask: bool = True) -> None:
+        """Leaving: the game is in the autosave, or (when that cannot be written) the person is
+        asked for a file, unless the input has ended (`ask` False)."""
+        s = self.session
+        s.autosave_now()
+        lead = f"{why} " if why else ""
+        if s.autosave_ok:
+            self.console.print(f"{lead}Game saved in [bold]{s.autosave}[/]. "
+                               f"Resume with: ekonos play --load {s.autosave}")
+            return
+        if s.autosave is not None:
+            self.console.print(f"{lead}[red]The game is not saved: the autosave failed "
+                               f"({escape(s.autosave_error or '')}).[/]")
+        else:
+            self.console.print(f"{lead}The game is not saved (no autosave file).")
+        if ask:
+            self._ask_where()
+
+    def _ai_decision(self) -> None:
+        s = self.session
+        turn = s.ai_turn()
+        name = s.names[turn.seat]
+        with self.console.status(f"{escape(name)} is thinking…", spinner="dots"):
+            move = turn.think()
+        s.commit(turn, move)
+
+    def _show(self) -> None:
+        st = self.session.state
+        self.console.print(render.play_board(st, self.console.width))
+        numbers = None
+        if st.step is Step.CARD:
+            numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
+        self.console.print(render.seat_hand_panel(st, self.session.human, numbers))
+        if st.step is not Step.CARD:
+            self.console.print(decisions_panel(st))
+        self._shown = self.session.version
+
+    def _human_decision(self) -> None:
+        s = self.session
+        if self._shown != s.version:
+            self._show()
+        self.console.print(f"[bold green]{step_question(s.state, s.human)}[/]")
+        while True:
+            line = self.input_fn(f"{escape(s.names[s.human])} › ")
+            try:
+                got = interpret(line, s.state)
+            except MoveError as e:
+                if not line.strip():
+                    self.console.print("[dim]Type a decision, a number, or `help`.[/]")
+                    continue
+                self.console.print(f"[red]✗ {escape(e.reason)}[/]")
+                if not isinstance(e, InvalidMoveError) and 0 < len(e.legal) <= 8:
+                    self.console.print("[dim]legal here: " + ", ".join(e.legal) + "[/]")
+                continue
+            if isinstance(got, Command):
+                if self._command(got):
+                    return
+                continue
+            s.decide(got)
+            return
+
+    def _command(self, cmd: Command) -> bool:
+        """Run an in-game command.  True when the position changed (undo, redo)."""
+        c = self.console
+        s = self.session
+        if cmd.name == "help":
+            c.print(HELP.format(autosave=s.autosave if s.autosave_ok else "(no autosave)"))
+        elif cmd.name == "list":
+            c.print(full_list(s.state))
+        elif cmd.name == "show":
+            self._show()
+        elif cmd.name == "log":
+            self._log(all_moves=cmd.arg.strip().lower() == "all")
+        elif cmd.name == "hint":
+            with c.status("Thinking about your position…", spinner="dots"):
+                result = s.hint(top=3)
+            c.print(hint_table(result))
+        elif cmd.name == "save":
+            self._save(cmd.arg)
+        elif cmd.name == "undo":
+            try:
+                taken = s.undo()
+            except NothingToUndo as e:
+                c.print(f"[red]✗ {escape(str(e))}[/]")
+                return False
+            c.print(f"Undone: {', '.join(str(d.move) for d in taken)}")
+            return True
+        elif cmd.name == "redo":
+            try:
+                again = s.redo()
+            except NothingToRedo as e:
+                c.print(f"[red]✗ {escape(str(e))}[/]")
+                return False
+            c.print(f"Redone: {', '.join(str(d.move) for d in again)}")
+            return True
+        elif cmd.name == "quit":
+            raise QuitGame
+        return False
+
+    def _save(self, arg: str) -> bool:
+        """`save FILE`: never creates a folder, never replaces a file without a yes."""
+        c = self.console
+        if not arg:
+            c.print("[red]✗ save needs a file name: `save mygame.json`[/]")
+            return False
+        try:
+            try:
+                self.session.save(arg)
+            except storage.TargetExists as e:
+                if not self._confirm(f"{escape(str(e.path))} exists. Replace it? \\[y/N] "):
+                    c.print("Not saved.")
+                    return False
+                self.session.save(arg, overwrite=True)
+        except storage.StorageError as e:
+            c.print(f"[red]✗ could not save to {escape(arg)}: {escape(str(e))}[/]")
+            return False
+        c.print(f"Saved to [bold]{escape(arg)}[/]. Resume with: ekonos play --load "
+                f"{escape(arg)}")
+        return True
+
+    def _confirm(self, question: str) -> bool:
+        """A yes/no question whose default (Enter, end of input, Ctrl-C) is no."""
+        try:
+            answer = self.input_fn(question)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def _ask_where(self) -> None:
+        """The autosave is off: ask for a file to keep the game in (Enter: leave it)."""
+        while True:
+            try:
+                answer = self.input_fn("Save it to (a file name; Enter to leave without "
+                                       "saving): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                answer = ""
+            if not answer:
+                self.console.print("Game not saved.")
+                return
+            if self._save(answer):
+                return
+
+    def _log(self, all_moves: bool = False) -> None:
+        decisions = list(self.session.decisions)
+        shown = decisions if all_moves else decisions[-30:]
+        if not shown:
+            self.console.print("[dim]No decisions yet.[/]")
+            return
+        self.console.print(log_table(shown, self.session.names))
+        if not all_moves and len(decisions) > 30:
+            self.console.print(f"[dim]last 30 of {len(decisions)}; `log all` shows all[/]")
+
+    def _finish(self) -> None:
+        s = self.session
+        st = s.state
+        self.console.print(render.play_board(st, self.console.width))
+        self.console.print(render.scorepad(st))
+        winners = [st.names[q] for q in st.winners()]
+        if s.human in st.winners():
+            verdict = "You win!" if len(winners) == 1 else f"A shared win: {', '.join(winners)}."
+        else:
+            verdict = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
+        self.console.print(f"[bold]{escape(verdict)}[/]")
+        over: GameOver | None = s.over
+        if over is not None and over.saved:
+            self.console.print("Game record saved in " + " and ".join(map(str, over.saved)) + ".")
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+def _levels_text() -> str:
+    """'1 ISMCTS 200 iterations, 2 ISMCTS 1k iterations, ...' from search.bots.LEVELS."""
+    out = []
+    for k, spec in LEVELS.items():
+        name, kw = parse_spec(spec)
+        if name == "ismcts" and "iterations" in kw:
+            it = kw["iterations"]
+            out.append(f"{k} ISMCTS {it // 1000}k iterations" if it % 1000 == 0
+                       else f"{k} ISMCTS {it} iterations")
+        else:
+            out.append(f"{k} {name}")
+    return ", ".join(out)
+
+
+@click.command(epilog="\b\nExamples:\n  ekonos play --ai 3 --level 3\n"
+                      "  ekonos play --ai 1 --name Ada --seat 1 --seed 42\n"
+                      "  ekonos play --load ~/.local/share/ekonos/autosave.json")
+@click.option("--ai", type=click.IntRange(1, 5), default=None, metavar="N",
+              help="AI opponents, 1-5 (default 3): a game of N+1 players.")
+@click.option("--level", type=click.IntRange(min(LEVELS), max(LEVELS)), default=None,
+              metavar="1-5",
+              help=f"AI strength (default 3): {_levels_text()}.  With --load: changes the "
+                   "saved level.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Seed of the deals and the AI (default: random).")
+@click.option("--name", default=None, help="Your name (default: You).")
+@click.option("--seat", type=click.IntRange(0, 5), default=None, metavar="K",
+              help="Your seat, 0-N (default 0; seat order is turn order).")
+@click.option("--variant", type=click.Choice(VARIANTS), default=None,
+              help="Start-player rule of later rounds (default rulebook).")
+@click.option("--load", "load", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Resume a game saved by `ekonos play` (or play on from any position file).")
+def play(ai, level, seed, name, seat, variant, load):
+    """Play Ekonos against the AI in the terminal.
+
+    Type `help` at any prompt for the notation, the short forms and the commands (hint, undo,
+    redo, save FILE, show, log, list, quit).  The game is saved after every decision in
+    $EKONOS_DATA_DIR, else $XDG_DATA_HOME/ekonos, else ~/.local/share/ekonos (autosave.json);
+    finished games are kept in its games/ folder.
+    """
+    game = make_game(ai=ai, level=level, seed=seed, name=name, seat=seat, variant=variant,
+                     load=load)
+    return game.run()
+
+
+def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None, load=None,
+              console: Console | None = None, input_fn=None) -> TerminalGame:
+    """Flags -> a TerminalGame with the data folder's autosave (exit status 2, one line, for
+    bad flags or a bad file)."""
+    kwargs = dict(autosave=storage.autosave_path(), record_dir=storage.games_dir())
+    try:
+        if load is not None:
+            given = [flag for flag, v in (("--ai", ai), ("--seed", seed), ("--name", name),
+                                          ("--variant", variant)) if v is not None]
+            if given:
+                raise click.UsageError(f"{', '.join(given)} cannot be used with --load: the "
+                                       "saved game fixes them (--level and --seat may change)")
+            session = GameSession.load(load, level=level, seat=seat, **kwargs)
+        else:
+            session = GameSession.new(ai=3 if ai is None else ai,
+                                      level=3 if level is None else level, seed=seed,
+                                      name=name, seat=0 if seat is None else seat,
+                                      variant=variant or "rulebook", **kwargs)
+    except SessionError as e:
+        if e.setting is not None:
+            raise click.BadParameter(str(e), param_hint=f"'--{e.setting}'") from None
+        raise
+    return TerminalGame(session, console=console, input_fn=input_fn)

@@ -1,0 +1,257 @@
+"""What a person types at a game prompt -> a `Command` or a legal `Move`.
+
+Accepted (documented in the in-game `help` and README "How to play"):
+
+* a command (or an alias): help, list, hint, undo, redo, save FILE, show, log, quit;
+* a number N (or `#N`): the N-th decision of `legal_list` (the numbered list the person sees);
+* a move in the notation of POSITION.md (`play 7 place 12`, `sell Crown`, `pass`, ...), any
+  case, companies by a prefix of at least 3 letters;
+* short forms, per step:
+    card:          [play] CARD VERB ARG    CARD = a card number in the hand, or `#k` for the
+                                           k-th card of the hand (`2` also means the 2nd card
+                                           when the hand holds no card 2; if both readings name
+                                           different cards the person is asked which);
+                   VERB ARG                the card left out when only one card in the hand
+                                           can do it: `g crown`, `p crown 12`, `pr 12`, `p 12`;
+                   VERB = place|p, protect|pr, grow|g.
+    expand-choice: expand|e|yes|y, wait|w|no|n.
+    expand:        place|p SPACE, protect|pr SPACE, stop|s|done.
+    sell / buy:    [sell|s / buy|b] COMPANY, pass|no|n|skip|-.
+    successor:     [successor] PLAYER (name or seat).
+
+Anything else raises `MoveError` whose `reason` says what is wrong.  No terminal here: the web
+board's text box reads the same language.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ekonos import State
+from ekonos.errors import IllegalMoveError, InvalidMoveError
+from ekonos.moves import Move, MoveKind
+from ekonos.notation import parse_company
+from ekonos.rules import COMPANIES, DECK, NUM_SPACES, Company, Step
+
+COMMANDS = ("help", "list", "hint", "undo", "redo", "save", "show", "log", "quit")
+COMMAND_ALIASES = {"?": "help", "h": "help", "moves": "list", "l": "list", "q": "quit",
+                   "exit": "quit", "board": "show", "u": "undo"}
+PASS_WORDS = ("pass", "no", "n", "skip", "-")
+
+CARD_VERBS = {MoveKind.PLACE: ("place", "pl", "p", "pla", "plac"),
+              MoveKind.PROTECT: ("protect", "pr", "pro", "prot", "prote", "protec"),
+              MoveKind.GROW: ("grow", "g", "gr", "gro")}
+EXPAND_VERBS = {"place": ("place", "p", "pl", "pla", "plac"),
+                "protect": ("protect", "pr", "pro", "prot", "prote", "protec"),
+                "stop": ("stop", "s", "st", "done", "end")}
+CHOICE_VERBS = {"expand": ("expand", "e", "ex", "y", "yes"), "wait": ("wait", "w", "n", "no")}
+_CARD_KIND_ORDER = {MoveKind.GROW: 0, MoveKind.PROTECT: 1, MoveKind.PLACE: 2}
+
+
+@dataclass(frozen=True)
+class Command:
+    """An in-game command (not a decision): `name` and the rest of the line."""
+
+    name: str
+    arg: str = ""
+
+
+def _verb(word: str, forms: dict) -> object | None:
+    for canonical, words in forms.items():
+        if word in words:
+            return canonical
+    return None
+
+
+def legal_list(state: State) -> list[Move]:
+    """The legal decisions in the order the numbered list shows them.
+
+    Card step: card by card (ascending card number), each card's grow options first (in the
+    order of the card's bottom), then protect, then place (by space).  Other steps: the
+    engine's order, pass last."""
+    moves = list(state.legal_moves)
+    if state.step is not Step.CARD:
+        return sorted(moves, key=lambda m: (m.kind is MoveKind.PASS, m.action))
+
+    def key(m: Move) -> tuple[int, int, int]:
+        arg = (DECK[m.card - 1].bottom.index(int(m.company)) if m.kind is MoveKind.GROW
+               else m.space)
+        return (m.card, _CARD_KIND_ORDER[m.kind], arg)
+    return sorted(moves, key=key)
+
+
+def interpret(text: str, state: State) -> Command | Move:
+    """What the person typed -> a Command or a legal Move (MoveError otherwise)."""
+    words = text.strip().lower().split()
+    if not words:
+        raise InvalidMoveError(text, "type a decision, a number from the list, or `help`")
+    first = words[0]
+    name = COMMAND_ALIASES.get(first, first)
+    if name in COMMANDS:
+        return Command(name, " ".join(text.strip().split()[1:]))
+    if len(words) == 1 and re.fullmatch(r"#?\d+", first):
+        options = legal_list(state)
+        n = int(first.lstrip("#"))
+        if not 1 <= n <= len(options):
+            raise InvalidMoveError(text, f"there is no decision {n}: the list goes from 1 to "
+                                   f"{len(options)} (type `list` to see it)")
+        return options[n - 1]
+    if state.step is Step.CARD:
+        return _interpret_card(text, words, state)
+    return state.parse_move(_canonical_other(words, state.step))
+
+
+def _canonical_other(words: list[str], step: Step) -> str:
+    """A short form of a step other than the card step -> notation (or the words as typed)."""
+    verb, args = words[0], words[1:]
+    if step is Step.EXPAND_CHOICE:
+        v = _verb(verb, CHOICE_VERBS)
+        if v and not args:
+            return v
+    elif step is Step.EXPAND:
+        v = _verb(verb, EXPAND_VERBS)
+        if v:
+            return " ".join([v] + args)
+    elif step in (Step.SELL, Step.BUY):
+        if verb in PASS_WORDS and not args:
+            return "pass"
+        short = {"sell": ("sell", "s"), "buy": ("buy", "b")}
+        for canonical, forms in short.items():
+            if verb in forms and len(args) == 1:
+                return f"{canonical} {args[0]}"
+        if len(words) == 1 and _is_company_word(verb):
+            return f"{step} {verb}"
+    elif step is Step.SUCCESSOR:
+        if verb in ("successor", "succ", "su") and len(args) == 1:
+            return f"successor {args[0]}"
+        if len(words) == 1 and not verb.isdigit():
+            return f"successor {verb}"
+    return " ".join(words)
+
+
+def _is_company_word(word: str) -> bool:
+    return len(word) >= 3 and any(c.lower().startswith(word) for c in COMPANIES)
+
+
+def _checked(state: State, move: Move, text: str) -> Move:
+    """`move` if legal here, else IllegalMoveError with the engine's reason."""
+    reason = state.why_illegal(move)
+    if reason:
+        raise IllegalMoveError(text, reason, state.legal_moves.texts())
+    return move
+
+
+def _short(move: Move) -> str:
+    """A card play written card first, the short form: `14 grow Crown`."""
+    arg = move.company if move.kind is MoveKind.GROW else move.space
+    return f"{move.card} {move.kind} {arg}"
+
+
+def _interpret_card(text: str, words: list[str], state: State) -> Move:
+    hand = state.hand(state.to_move) or []
+    if words[0] == "play":
+        if len(words) == 4:
+            v = _verb(words[2], CARD_VERBS)
+            if v:
+                words = ["play", words[1], str(v), words[3]]
+        return state.parse_move(" ".join(words))
+    ref = None
+    if re.fullmatch(r"#?\d+", words[0]):
+        ref, words = words[0], words[1:]
+    if not words:
+        raise InvalidMoveError(text, "after the card say what to do: place SPACE, protect SPACE "
+                               "or grow COMPANY (e.g. `2 grow crown`)")
+    verb = _verb(words[0], CARD_VERBS)
+    if verb is None:
+        if ref is None and words[0] in PASS_WORDS + ("stop", "wait"):
+            raise InvalidMoveError(text, "a turn begins with a card: playing one is not "
+                                   "optional (selling and buying are, after it)")
+        if ref is None:
+            # perhaps canonical text of another step: let the engine explain
+            return state.parse_move(" ".join(words))
+        raise InvalidMoveError(text, f"{words[0]!r}: a card is played with place (p), protect "
+                               "(pr) or grow (g)")
+    args = words[1:]
+    cards = _card_candidates(ref, hand, text) if ref is not None else list(hand)
+    company: Company | None = None
+    space: int | None = None
+    if verb is MoveKind.GROW:
+        if len(args) != 1:
+            raise InvalidMoveError(text, "expected `grow COMPANY` (e.g. `g crown`)")
+        company = Company(parse_company(args[0], text))
+    else:
+        if len(args) == 2 and not args[0].isdigit():
+            company = Company(parse_company(args[0], text))
+            args = args[1:]
+        if len(args) != 1 or not args[0].isdigit():
+            raise InvalidMoveError(text, f"expected `{verb} SPACE` (a space number 1-36)")
+        space = int(args[0])
+        if not 1 <= space <= NUM_SPACES:
+            raise InvalidMoveError(text, f"space {space} does not exist (1-36)")
+        if verb is MoveKind.PROTECT and company is None:
+            owner = state.owner(space)
+            if owner is None:
+                raise InvalidMoveError(text, f"space {space} is empty: there is no tile to protect")
+            company = Company(owner)
+
+    def play(card: int) -> Move:
+        if verb is MoveKind.GROW:
+            return Move.play(card, verb, company=company)
+        return Move.play(card, verb, space=space)
+
+    matches = []
+    for card in cards:
+        info = DECK[card - 1]
+        if verb is MoveKind.GROW and company not in info.bottom:
+            continue
+        if verb is not MoveKind.GROW and company is not None and info.top != company:
+            continue
+        matches.append(play(card))
+    if len(cards) == 1 and not matches:
+        # one card named: say exactly why it cannot
+        card = cards[0]
+        info = DECK[card - 1]
+        if verb is MoveKind.GROW:
+            raise InvalidMoveError(text, f"card {card} grows only {COMPANIES[info.bottom[0]]} or "
+                                   f"{COMPANIES[info.bottom[1]]}")
+        raise InvalidMoveError(text, f"card {card} acts on {COMPANIES[info.top]}, not "
+                               f"{company}")
+    legal = [m for m in matches if state.why_illegal(m) is None]
+    if len(legal) == 1:
+        return legal[0]
+    if len(legal) > 1:
+        raise InvalidMoveError(text, "more than one card can do that: "
+                               + " or ".join(f"`{m}`" for m in legal)
+                               + f" (put the card first, e.g. `{_short(legal[0])}`)")
+    if matches:  # well-formed for some card, legal for none: the engine's reason for the first
+        return _checked(state, matches[0], str(matches[0]))
+    what = (f"grows {company}" if verb is MoveKind.GROW
+            else f"acts on {company}" if company is not None else "can do that")
+    raise InvalidMoveError(text, f"no card in your hand {what} "
+                           f"(hand: {', '.join(map(str, hand))})")
+
+
+def _card_candidates(ref: str, hand: list[int], text: str) -> list[int]:
+    """A card reference -> [card]; MoveError when it names no card or is ambiguous."""
+    if ref.startswith("#"):
+        k = int(ref[1:])
+        if not 1 <= k <= len(hand):
+            raise InvalidMoveError(text, f"your hand has {len(hand)} card"
+                                   f"{'' if len(hand) == 1 else 's'}: #1 to #{len(hand)}")
+        return [hand[k - 1]]
+    n = int(ref)
+    as_card = n if n in hand else None
+    as_pos = hand[n - 1] if 1 <= n <= len(hand) else None
+    if as_card is not None and as_pos is not None and as_card != as_pos:
+        raise InvalidMoveError(text, f"`{n}` could be card {n} or the card at position {n} of "
+                               f"your hand (card {as_pos}): write `play {n} ...` for card {n}, "
+                               f"or `#{n} ...` for card {as_pos}")
+    if as_card is not None:
+        return [as_card]
+    if as_pos is not None:
+        return [as_pos]
+    if 1 <= n <= 36:
+        raise InvalidMoveError(text, f"card {n} is not in your hand "
+                               f"(hand: {', '.join(map(str, hand))})")
+    raise InvalidMoveError(text, f"{n} is neither a card of your hand nor a position in it "
+                           f"(1-{len(hand)})")
