@@ -22,6 +22,11 @@ FORMAT = "ekonos-position"
 VERSION = 1
 STEPS = _core.STEP_NAMES
 MASK64 = 2**64 - 1
+#: The largest position file read (bytes; for `State.from_json`, characters).  A real position is
+#: a few KB, a game saved by `ekonos play` with its record some tens of KB.
+MAX_FILE_BYTES = 1 << 20
+#: The board's keys: the canonical decimal text of each space number, nothing else.
+SPACE_KEYS = {str(sp): sp for sp in range(1, NUM_SPACES + 1)}
 
 
 def _bits(mask: int) -> list[int]:
@@ -108,32 +113,79 @@ def save_file(st, path: str | os.PathLike) -> None:
 # ---------------------------------------------------------------------------------------------
 # Load
 
-def load_text(cls, text: str):
+def load_text(cls, text: str | bytes):
+    """Decode a position from JSON text (PositionError for anything but a possible position)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise PositionError("", "not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise PositionError("", f"a position is JSON text, got {type(text).__name__}")
+    if len(text) > MAX_FILE_BYTES:
+        raise PositionError("", f"{len(text)} characters; a position is at most "
+                            f"{MAX_FILE_BYTES} (1 MiB)")
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object)
     except json.JSONDecodeError as e:
         raise PositionError("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") \
             from None
+    except PositionError:
+        raise
+    except RecursionError:
+        raise PositionError("", "not valid JSON for a position: nested too deeply") from None
+    except ValueError as e:        # e.g. an integer longer than Python's digit limit
+        reason = "a number is too long" if "digits" in str(e) else _show(str(e), 60)
+        raise PositionError("", f"not valid JSON for a position: {reason}") from None
     return state_from_dict(cls, data)
 
 
+def _object(pairs: list) -> dict:
+    """json object hook: a key given twice is refused (JSON would keep the last silently)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise PositionError("", f"the key {_show(key)} appears twice in one object")
+    return obj
+
+
 def load_file(cls, path: str | os.PathLike):
+    """Read and decode a position file; at most MAX_FILE_BYTES are read, so a device or a huge
+    file is refused at once."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise PositionError("", f"{path}: no such file") from None
     except IsADirectoryError:
         raise PositionError("", f"{path}: is a directory") from None
-    except UnicodeDecodeError:
-        raise PositionError("", f"{path}: not UTF-8 text") from None
     except OSError as e:
         raise PositionError("", f"{path}: {e.strerror}") from None
+    except ValueError as e:        # a path with a NUL byte
+        raise PositionError("", f"{_show(str(path))}: {e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise PositionError("", f"{path}: larger than {MAX_FILE_BYTES} bytes (1 MiB); a "
+                            "position file is a few KB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PositionError("", f"{path}: not UTF-8 text") from None
     return load_text(cls, text)
+
+
+def _show(value, width: int = 40) -> str:
+    """A value of the file as JSON (ASCII, one line), cut to `width` characters, for messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (ValueError, TypeError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _int(value, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(field, f"must be an integer, got {json.dumps(value)}")
+        raise PositionError(field, f"must be an integer, got {_show(value)}")
     if not low <= value <= high:
         raise PositionError(field, f"must be {low}-{high}, got {value}")
     return value
@@ -146,7 +198,7 @@ def _seat_or_null(value, field: str, n: int) -> int:
 def _company(value, field: str) -> int:
     if not isinstance(value, str) or value not in COMPANIES:
         raise PositionError(field, f"must be a company name ({', '.join(COMPANIES)}), "
-                            f"got {json.dumps(value)}")
+                            f"got {_show(value)}")
     return COMPANIES.index(value)
 
 
@@ -156,7 +208,7 @@ def _per_company(data: dict, key: str) -> dict:
         raise PositionError(key, "must be an object with one entry per company")
     unknown = set(obj) - set(COMPANIES)
     if unknown:
-        raise PositionError(key, f"unknown company {sorted(unknown)[0]!r}")
+        raise PositionError(key, f"unknown company {_show(sorted(unknown)[0])}")
     missing = [c for c in COMPANIES if c not in obj]
     if missing:
         raise PositionError(key, f"missing company {missing[0]}")
@@ -168,12 +220,12 @@ def state_from_dict(cls, data):
     if not isinstance(data, dict):
         raise PositionError("", "a position file is a JSON object")
     if data.get("format") != FORMAT:
-        raise PositionError("format", f"must be {FORMAT!r}, got {json.dumps(data.get('format'))}")
+        raise PositionError("format", f"must be {FORMAT!r}, got {_show(data.get('format'))}")
     if data.get("version") != VERSION:
-        raise PositionError("version", f"must be {VERSION}, got {json.dumps(data.get('version'))}")
+        raise PositionError("version", f"must be {VERSION}, got {_show(data.get('version'))}")
     variant = data.get("variant", "rulebook")
     if variant not in VARIANTS:
-        raise PositionError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise PositionError("variant", f"must be one of {', '.join(VARIANTS)}, got {_show(variant)}")
 
     players = data.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
@@ -217,7 +269,7 @@ def state_from_dict(cls, data):
     start = _int(data.get("start_player"), "start_player", 0, n - 1)
     step_name = data.get("step")
     if step_name not in STEPS:
-        raise PositionError("step", f"must be one of {', '.join(STEPS)}, got {json.dumps(step_name)}")
+        raise PositionError("step", f"must be one of {', '.join(STEPS)}, got {_show(step_name)}")
     step = STEPS.index(step_name)
 
     # map
@@ -227,11 +279,12 @@ def state_from_dict(cls, data):
     tiles = [0] * 6
     protected = 0
     for key, value in board.items():
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= NUM_SPACES):
-            raise PositionError("board", f"{key!r} is not a space number 1-{NUM_SPACES}")
-        sp = int(key) - 1
+        if key not in SPACE_KEYS:     # only "1".."36": "01", "+1", " 1", "\u00b2" would alias
+            raise PositionError("board", f"{_show(key)} is not a space number 1-{NUM_SPACES} "
+                                "(written without sign, spaces or leading zeros)")
+        sp = SPACE_KEYS[key] - 1
         if not isinstance(value, str):
-            raise PositionError(f"board.{key}", f"must be a company name, got {json.dumps(value)}")
+            raise PositionError(f"board.{key}", f"must be a company name, got {_show(value)}")
         prot = value.endswith("!")
         c = _company(value[:-1] if prot else value, f"board.{key}")
         tiles[c] |= 1 << sp
