@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ekonos import _core
 from ekonos.errors import PositionError
+from ekonos.state import check_names
 from ekonos.rules import (COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS, NUM_SPACES,
                           PLAYER_TABLE, VARIANTS)
 
@@ -237,12 +238,7 @@ def state_from_dict(cls, data):
         fq = f"players[{q}]"
         if not isinstance(p, dict):
             raise PositionError(fq, "must be an object")
-        name = p.get("name", f"Player {q}")
-        if not isinstance(name, str) or not name.strip():
-            raise PositionError(f"{fq}.name", "must be a non-empty string")
-        if name.strip().isdigit():
-            raise PositionError(f"{fq}.name", "can't be a number (moves name seats by number)")
-        names.append(name)
+        names.append(p.get("name", f"Player {q}"))
         coins.append(_int(p.get("coins"), f"{fq}.coins", 0, 10**6))
         hand = p.get("hand")
         if hand is None:
@@ -262,8 +258,7 @@ def state_from_dict(cls, data):
                                     f"lists {len(cards)} cards")
             hands.append(cards)
             sizes.append(len(cards))
-    if len({x.lower() for x in names}) != n:
-        raise PositionError("players", "player names must be distinct")
+    names = check_names(names, field="players[{}].name".format, error=PositionError)
 
     rnd = _int(data.get("round"), "round", 1, table.rounds)
     start = _int(data.get("start_player"), "start_player", 0, n - 1)
