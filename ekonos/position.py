@@ -16,8 +16,10 @@ from pathlib import Path
 from ekonos import _core
 from ekonos.errors import PositionError
 from ekonos.state import check_names
-from ekonos.rules import (COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS, NUM_SPACES,
-                          PLAYER_TABLE, VARIANTS)
+from ekonos.moves import Move
+from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS,
+                          NUM_SPACES, PLAYER_TABLE, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS,
+                          VARIANTS)
 
 FORMAT = "ekonos-position"
 VERSION = 1
@@ -222,7 +224,7 @@ def state_from_dict(cls, data):
         raise PositionError("", "a position file is a JSON object")
     if data.get("format") != FORMAT:
         raise PositionError("format", f"must be {FORMAT!r}, got {_show(data.get('format'))}")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data["version"] != VERSION:  # not true, 1.0
         raise PositionError("version", f"must be {VERSION}, got {_show(data.get('version'))}")
     variant = data.get("variant", "rulebook")
     if variant not in VARIANTS:
@@ -253,7 +255,8 @@ def state_from_dict(cls, data):
             if len(cards) > table.cards:
                 raise PositionError(f"{fq}.hand", f"{len(cards)} cards; with {n} players a hand "
                                     f"holds at most {table.cards}")
-            if "hand_size" in p and p["hand_size"] != len(cards):
+            if "hand_size" in p and _int(p["hand_size"], f"{fq}.hand_size", 0,
+                                         NUM_CARDS) != len(cards):
                 raise PositionError(f"{fq}.hand_size", f"is {p['hand_size']} but the hand "
                                     f"lists {len(cards)} cards")
             hands.append(cards)
@@ -338,6 +341,9 @@ def state_from_dict(cls, data):
         if not isinstance(sold_v, bool):
             raise PositionError("turn.sold", "must be true or false")
         sold = int(sold_v)
+        if sold and step_name in ("expand-choice", "expand"):
+            raise PositionError("turn.sold", "must be false while the card's growth is "
+                                "resolved: a turn sells only after its card (R7)")
         if step_name in ("expand-choice", "expand"):
             exp = turn.get("expansion")
             if not isinstance(exp, dict):
@@ -365,6 +371,7 @@ def state_from_dict(cls, data):
                         raise PositionError("turn.expansion.from", f"space {sp + 1} held "
                                             f"{COMPANIES[xcompany]} at the start, so it still does")
                     xfrom |= 1 << sp
+                _check_expansion(xcompany, tiles[xcompany], protected, xfrom, most - xleft)
         if step_name == "successor":
             xcompany = _company(turn.get("company"), "turn.company")
             if president[xcompany] != turn_player:
@@ -405,6 +412,15 @@ def state_from_dict(cls, data):
         if col[p] < 1 or col[p] < max(col):
             raise PositionError(f"president.{name}", f"player {p} holds {col[p]} shares but "
                                 f"player {col.index(max(col))} holds {max(col)}")
+
+    # R17: with 4-6 players only presidency markers received through a sale take a player past
+    # 18 tokens, never shares (a buy is refused beyond 18)
+    if n >= TOKEN_LIMIT_MIN_PLAYERS:
+        for q in range(n):
+            held = sum(shares[q])
+            if held > TOKEN_LIMIT:
+                raise PositionError("shares", f"seat {q} holds {held} shares; with {n} players "
+                                    f"no buy takes a player past {TOKEN_LIMIT} tokens (R17)")
 
     # hand sizes against the turn order (R5)
     played = len(discard)
@@ -482,4 +498,39 @@ def state_from_dict(cls, data):
     st = cls.__new__(cls)
     st._set_fields(fields)
     st._init_python(names, seed)
+    forced = st.forced_action()
+    if forced is not None:  # the engine plays a step with one decision at once (POSITION.md)
+        raise PositionError("step", f"the only legal decision here is "
+                            f"'{Move.from_action(forced)}', which the engine plays by itself: "
+                            f"no game waits at this {step_name} step")
     return st
+
+
+def _check_expansion(company: int, tiles: int, protected: int, xfrom: int, used: int) -> None:
+    """R13: during an expansion the company keeps every tile it began with (`from`) and has
+    gained only tiles placed next to them, each placement and each protection of a new tile
+    costing one of the growth actions used so far (`used` = the track's 2 or 3 - actions_left).
+    So with no action used its tiles are exactly `from`, and `from` is empty only when the
+    company had no tile (then R14: nothing to do, and the engine stops at once)."""
+    placed = tiles & ~xfrom
+    near = 0
+    for sp in _bits(xfrom):
+        near |= _NEIGHBOURS[sp]
+    name = COMPANIES[company]
+    if placed & ~near:
+        sp = _bits(placed & ~near)[0] + 1
+        if not xfrom:
+            raise PositionError("turn.expansion.from", f"is empty, but {name} has a tile on "
+                                f"space {sp}: it lists {name}'s tiles when the expansion began")
+        raise PositionError("turn.expansion.from", f"{name}'s tile on space {sp} is neither in "
+                            "it nor next to it: an expansion places only next to the tiles it "
+                            "began with (R13)")
+    cost = bin(placed).count("1") + bin(placed & protected).count("1")
+    if cost > used:
+        raise PositionError("turn.expansion.from", f"{name}'s tiles outside it (placed during "
+                            f"the expansion, protected ones twice) need {cost} growth actions, "
+                            f"but {used} were used")
+
+
+#: Space index (0-35) -> mask of its neighbours (board.json).
+_NEIGHBOURS = {sp - 1: sum(1 << (o - 1) for o in nbrs) for sp, nbrs in ADJACENCY.items()}

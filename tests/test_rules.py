@@ -15,7 +15,7 @@ from helpers import load, position, random_game, texts, tiles_of
 from reference import ADJ, COMPANIES, DECK, TABLE
 
 from ekonos import DECK as ENGINE_DECK
-from ekonos import PLAYER_TABLE, IllegalMoveError, State
+from ekonos import PLAYER_TABLE, IllegalMoveError, PositionError, State
 from ekonos.moves import Move, MoveKind
 
 
@@ -213,7 +213,8 @@ def test_r4_all_36_cards_reshuffled_each_round():
     seen = Counter()
     back = 0
     for seed in range(300):
-        d = position(3, start=0, discard=list(range(1, 19)), step="buy", coins=[0, 0, 0],
+        # seat 2 has a coin, so its buy step is a decision (a forced 'pass' never waits)
+        d = position(3, start=0, discard=list(range(1, 19)), step="buy", coins=[0, 0, 1],
                      hands=hands, turn={"player": 2, "card": 18, "sold": False}, seed=seed)
         st = load(d)
         st.push_text("pass")
@@ -299,7 +300,7 @@ def test_r6_start_player_bga_last_player_starts_next_round(n):
 
 
 def test_r6_bga_and_rulebook_differ_at_the_same_position():
-    base = dict(start=1, discard=list(range(1, 19)), step="buy", coins=[0, 0, 0],
+    base = dict(start=1, discard=list(range(1, 19)), step="buy", coins=[1, 0, 0],
                 hands={0: [], 1: [], 2: []}, turn={"player": 0, "card": 18, "sold": False},
                 seed=5)
     rule = load(position(3, **base))
@@ -679,14 +680,16 @@ def _token_shares(n, counts, seat=0):
 
 
 def test_r17_eighteen_tokens_counting_presidencies_block_buying_with_4_players():
-    # 14 shares + 4 presidency markers = 18 tokens
-    st = load(sell_position(step="buy", coins=[100, 0, 0, 0],
-                            shares=_token_shares(4, (4, 4, 3, 3))))
+    # 14 shares + 4 presidency markers = 18 tokens: no buy is possible, so the buy step has the
+    # single decision 'pass' and is played at once: passing the sale ends the turn.
+    st = load(sell_position(coins=[100, 0, 0, 0], shares=_token_shares(4, (4, 4, 3, 3))))
     assert st.tokens(0) == 18
-    assert texts(st) == ["pass"]
-    with pytest.raises(IllegalMoveError) as e:
-        st.push_text("buy Hydra")
-    assert "18" in e.value.reason and "R17" in e.value.reason
+    st.push_text("pass")
+    assert st.step_name == "card" and st.to_move == 1 and coins(st, 0) == 100
+    # and a file at that buy step describes a moment no game stops at
+    with pytest.raises(PositionError, match="only legal decision here is 'pass'"):
+        load(sell_position(step="buy", coins=[100, 0, 0, 0],
+                           shares=_token_shares(4, (4, 4, 3, 3))))
 
 
 def test_r17_seventeen_tokens_may_buy():
@@ -700,9 +703,10 @@ def test_r17_seventeen_tokens_may_buy():
 
 @pytest.mark.parametrize("n", [5, 6])
 def test_r17_limit_applies_with_5_and_6_players(n):
-    st = load(sell_position(n, step="buy", coins=[100] + [0] * (n - 1),
+    st = load(sell_position(n, coins=[100] + [0] * (n - 1),
                             shares=_token_shares(n, (4, 4, 3, 3))))
-    assert texts(st) == ["pass"]
+    st.push_text("pass")                   # the buy step has only 'pass': skipped
+    assert st.step_name == "card" and st.to_move == 1
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -830,7 +834,7 @@ def test_r19_score_is_shares_times_tiles_plus_coins():
 
 def test_r19_game_ends_after_the_last_round():
     hands = {0: [], 1: []}
-    d = position(2, round=6, start=0, discard=list(range(1, 13)), step="buy", coins=[0, 0],
+    d = position(2, round=6, start=0, discard=list(range(1, 13)), step="buy", coins=[0, 1],
                  hands=hands, turn={"player": 1, "card": 12, "sold": False})
     st = load(d)
     st.push_text("pass")
