@@ -103,11 +103,15 @@ cdef inline uint64_t xprotect_mask(const EkState* s) noexcept nogil:
 cdef inline int buy_check(const EkState* s, int p, int c, int tokens) noexcept nogil:
     """R16 and R17 for one company: WHY_LEGAL, or why seat p cannot buy a share of c.  `tokens`
     is ek_tokens(s, p) (computed once by callers that check every company).  The one statement
-    of who may buy: the move generator, the forced-step test and the reasons all call it."""
-    cdef int col = ek_column(s, c)
+    of who may buy: the move generator, the forced-step test and the reasons all call it.
+    R17: the buy takes a token for the share, and one more for the presidency marker when it
+    makes p president (R18a no president; R18b p's shares + 1 beat the president's, as buy()
+    decides); with 4-6 players the buyer may not end with more than TOKEN_LIMIT."""
+    cdef int col = ek_column(s, c), pres = s.president[c]
+    cdef int takes = 1 + (pres < 0 or (pres != p and s.shares[p][c] + 1 > s.shares[pres][c]))
     if col >= MAX_SHARES:
         return WHY_COLUMN_FULL
-    if s.nplayers >= 4 and tokens >= TOKEN_LIMIT:
+    if s.nplayers >= 4 and tokens + takes > TOKEN_LIMIT:
         return WHY_TOKEN_LIMIT
     if s.coins[p] < col + 1:
         return WHY_CANNOT_AFFORD

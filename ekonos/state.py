@@ -412,7 +412,13 @@ def _word_reason(st: State, code: int, action: int) -> str:
     if why == "column-full":
         return f"the {name} column is full ({MAX_SHARES} shares)"
     if why == "token-limit":
-        return f"{who} has {st.tokens(seat)} of {TOKEN_LIMIT} tokens on the board (R17)"
+        after = st.copy()                     # what the buy would take, as the engine buys
+        after.apply_unchecked(action)
+        need = after.tokens(seat) - st.tokens(seat)
+        what = "a share and a presidency marker" if need == 2 else "a share"
+        return (f"buying a {name} share would need {need} token{'s' if need != 1 else ''} "
+                f"({what}) and {who} has {st.tokens(seat)} of {TOKEN_LIMIT} on the board, "
+                f"so {max(TOKEN_LIMIT - st.tokens(seat), 0)} left (R17)")
     if why == "cannot-afford":
         return (f"a {name} share costs {st.column(company) + 1} and {who} has "
                 f"{st.coins(seat)} coin{'s' if st.coins(seat) != 1 else ''}")

@@ -117,11 +117,29 @@ GOLDEN["buy"] = (
 # (A buy step with 18 tokens, 4 players, has the single decision 'pass', which the engine plays
 # at once: no game waits there and the loader refuses such a file; test_rules checks R17 there.)
 
-# buy-17: the same with Crown 2: 17 tokens, 60 coins: all six columns can be bought -> 6 + 1.
+# buy-17: 4 players, seat 0 holds Sunset 4, Phoenix 4, Panda 3, Crown 2 = 13 shares and presides
+# over those four: 17 tokens, 60 coins (every price is affordable).  R17: a buy takes the share
+# and, when it makes the buyer president, the marker too; the buyer may not pass 18.
+#   Sunset, Phoenix, Panda, Crown: seat 0 presides already -> 1 token -> 18: yes (4)
+#   Hydra, Gemini: no president, the buy would make seat 0 president -> 2 tokens -> 19: no
+# 4 buys + pass = 5.  (Before R17 was clarified the engine counted 7: all six columns.)
 GOLDEN["buy-17-tokens"] = (
     _mid_turn(4, "buy", coins=[60, 0, 0, 0],
               shares={"Sunset": [4, 0, 0, 0], "Phoenix": [4, 0, 0, 0], "Panda": [3, 0, 0, 0],
-                      "Crown": [2, 0, 0, 0]}), 7)
+                      "Crown": [2, 0, 0, 0]}), 5)
+
+# buy-17-overtake: 4 players, seat 0 holds Sunset 4, Phoenix 4, Panda 3, Crown 1 (presiding over
+# all four: 4 markers) and 1 Hydra share under seat 1's presidency (seat 1: 1 Hydra, 2 Gemini):
+# 13 shares + 4 markers = 17 tokens, 60 coins.
+#   Sunset, Phoenix, Panda, Crown: already president -> 1 token: yes (4)
+#   Hydra: seat 0 would hold 2 > seat 1's 1 -> takes the presidency (R18b) -> 2 tokens: no
+#   Gemini: seat 0 would hold 1, not more than seat 1's 2 -> no marker -> 1 token: yes
+# 5 buys + pass = 6.  (Before the clarification: 7.)
+GOLDEN["buy-17-overtake"] = (
+    _mid_turn(4, "buy", coins=[60, 0, 0, 0],
+              shares={"Sunset": [4, 0, 0, 0], "Phoenix": [4, 0, 0, 0], "Panda": [3, 0, 0, 0],
+                      "Crown": [1, 0, 0, 0], "Hydra": [1, 1, 0, 0], "Gemini": [0, 2, 0, 0]},
+              president={"Hydra": 1}), 6)
 
 # successor: 5 players; seat 0 (president) sold Crown and holds 0; seats 1, 2, 3 hold 1 each,
 # seat 4 none -> candidates 1, 2, 3 -> 3.

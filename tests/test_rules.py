@@ -692,13 +692,34 @@ def test_r17_eighteen_tokens_counting_presidencies_block_buying_with_4_players()
                            shares=_token_shares(4, (4, 4, 3, 3))))
 
 
-def test_r17_seventeen_tokens_may_buy():
+def test_r17_seventeen_tokens_may_buy_a_share_but_not_a_share_and_a_marker():
+    # 13 shares + 4 markers = 17 tokens.  A Sunset share (seat 0 presides) takes 1 token: 18.
+    # A Hydra share would make seat 0 Hydra's president: share + marker = 2 tokens: 19, refused.
     st = load(sell_position(step="buy", coins=[100, 0, 0, 0],
                             shares=_token_shares(4, (4, 4, 3, 2))))
     assert st.tokens(0) == 17
-    assert "buy Hydra" in texts(st) and "buy Sunset" in texts(st)
-    st.push_text("buy Hydra")              # becomes president of Hydra: 19 tokens (R17 ruling)
-    assert st.tokens(0) == 19
+    assert "buy Sunset" in texts(st) and "buy Hydra" not in texts(st)
+    with pytest.raises(IllegalMoveError) as e:
+        st.copy().push_text("buy Hydra")
+    assert e.value.reason == ("buying a Hydra share would need 2 tokens (a share and a "
+                              "presidency marker) and Anna has 17 of 18 on the board, so 1 "
+                              "left (R17)")
+    st.push_text("buy Sunset")
+    assert st.tokens(0) == 18
+
+
+def test_r17_overtaking_the_president_takes_a_marker_a_tie_does_not():
+    # seat 0: 12 shares + 4 markers + 1 Hydra share = 17 tokens.  Hydra: seat 1 presides with 1.
+    sh = _token_shares(4, (4, 4, 3, 1))
+    sh["Hydra"] = [1, 1, 0, 0]
+    sh["Gemini"] = [0, 2, 0, 0]
+    st = load(sell_position(step="buy", coins=[100, 0, 0, 0], shares=sh,
+                            president={"Hydra": 1}))
+    assert st.tokens(0) == 17
+    assert "buy Hydra" not in texts(st)          # 2 > 1: would take the presidency (R18b)
+    assert "buy Gemini" in texts(st)             # 1 vs 2: nothing changes hands
+    st.push_text("buy Gemini")
+    assert st.tokens(0) == 18 and president(st, "Gemini") == 1
 
 
 @pytest.mark.parametrize("n", [5, 6])
