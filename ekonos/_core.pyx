@@ -103,11 +103,15 @@ cdef inline uint64_t xprotect_mask(const EkState* s) noexcept nogil:
 cdef inline int buy_check(const EkState* s, int p, int c, int tokens) noexcept nogil:
     """R16 and R17 for one company: WHY_LEGAL, or why seat p cannot buy a share of c.  `tokens`
     is ek_tokens(s, p) (computed once by callers that check every company).  The one statement
-    of who may buy: the move generator, the forced-step test and the reasons all call it."""
-    cdef int col = ek_column(s, c)
+    of who may buy: the move generator, the forced-step test and the reasons all call it.
+    R17: the buy takes a token for the share, and one more for the presidency marker when it
+    makes p president (R18a no president; R18b p's shares + 1 beat the president's, as buy()
+    decides); with 4-6 players the buyer may not end with more than TOKEN_LIMIT."""
+    cdef int col = ek_column(s, c), pres = s.president[c]
+    cdef int takes = 1 + (pres < 0 or (pres != p and s.shares[p][c] + 1 > s.shares[pres][c]))
     if col >= MAX_SHARES:
         return WHY_COLUMN_FULL
-    if s.nplayers >= 4 and tokens >= TOKEN_LIMIT:
+    if s.nplayers >= 4 and tokens + takes > TOKEN_LIMIT:
         return WHY_TOKEN_LIMIT
     if s.coins[p] < col + 1:
         return WHY_CANNOT_AFFORD
@@ -608,6 +612,8 @@ cdef void ek_determinize(EkState* s, int observer, uint64_t* rng) noexcept nogil
             continue
         s.hand[q] = 0
         for i in range(s.hand_size[q]):
+            if k >= npool:          # only after an illegal apply_unchecked: no card left to deal
+                break
             j = k + rng_below(rng, npool - k)
             tmp = pool[k]
             pool[k] = pool[j]
@@ -695,6 +701,52 @@ cdef int _number(object value, int high, str what) except -1:
     return <int>v - 1
 
 
+cdef uint64_t _u64(object value, str what) except? 0:
+    """A seed: an integer 0..2**64-1 (ValueError otherwise, never OverflowError)."""
+    cdef object v = _operator_index(value)
+    if not 0 <= v < 2**64:
+        raise ValueError(f"{what} must be 0 to 2**64-1, got {v}")
+    return <uint64_t>v
+
+
+cdef str _struct_error(const EkState* s):
+    """Why the struct could make the engine index outside an array, or None.  `_restore` and
+    `_set_fields` refuse such a struct, so every CoreState holds indices the C code may use:
+    seats, companies, cards and spaces in range; a card step with room in the discard; hands
+    that fit MAX_LEGAL and hand sizes that fit the deck.  What a rule forbids but
+    memory allows (shares of 0-8, a president with fewer shares, ...) is the position loader's
+    business: an `apply_unchecked` may produce it and undo must restore it."""
+    cdef int n = s.nplayers, q, c, i, sizes = 0, over
+    if not 2 <= n <= MAXP:
+        return f"nplayers {n} is not 2-6"
+    if s.variant not in (VARIANT_RULEBOOK, VARIANT_BGA) or not 0 <= s.step < NUM_STEPS:
+        return f"variant {s.variant} or step {s.step} unknown"
+    over = s.step == STEP_OVER
+    if not (-over <= s.to_move < MAXP and -over <= s.turn_player < n and 0 <= s.start_player < n):
+        return f"seat out of range (to_move {s.to_move}, turn {s.turn_player})"
+    if not -1 <= s.turn_card < NCARDS or not 0 <= s.xactions_left <= 3:
+        return "turn card or actions left out of range"
+    if not -1 <= s.xcompany < NCOMP or (s.xcompany < 0 and s.step in (
+            STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SUCCESSOR)):
+        return f"company {s.xcompany} out of range at step {s.step}"
+    if s.candidates >> MAXP or (s.xfrom | s.protected) & ~FULL:
+        return "candidates, from-spaces or protected spaces out of range"
+    for c in range(NCOMP):
+        if s.tiles[c] & ~FULL or not -1 <= s.president[c] < MAXP:
+            return f"tiles or president of company {c} out of range"
+    for q in range(n):
+        if (s.hand[q] & ~FULL or popcount(s.hand[q]) > T.hand_cards[n]
+                or not 0 <= s.hand_size[q] <= T.hand_cards[n]):
+            return f"hand of seat {q} out of range"
+        sizes += s.hand_size[q]
+    if not 0 <= s.ndiscard <= NCARDS - sizes or (s.step == STEP_CARD and s.ndiscard >= NCARDS):
+        return f"{s.ndiscard} cards played with {sizes} in the hands"
+    for i in range(s.ndiscard):
+        if not 0 <= s.discard[i] < NCARDS:
+            return f"discard holds card index {s.discard[i]}"
+    return None
+
+
 from operator import index as _operator_index
 
 
@@ -705,14 +757,15 @@ cdef class CoreState:
     its arguments (IndexError / ValueError); none can read or write outside the struct."""
 
     @classmethod
-    def new_game(cls, int nplayers, uint64_t seed=0, int variant=0):
+    def new_game(cls, nplayers, seed=0, variant=0):
         """A new game, dealt: `nplayers` 2-6, `variant` 0 rulebook / 1 bga (R6)."""
-        if nplayers < 2 or nplayers > 6:
+        if not 2 <= _operator_index(nplayers) <= 6:
             raise ValueError(f"players must be 2-6, got {nplayers}")
-        if variant not in (VARIANT_RULEBOOK, VARIANT_BGA):
+        if _operator_index(variant) not in (VARIANT_RULEBOOK, VARIANT_BGA):
             raise ValueError(f"variant must be 0 (rulebook) or 1 (bga), got {variant}")
+        cdef uint64_t seed64 = _u64(seed, "seed")
         cdef CoreState st = cls.__new__(cls)
-        ek_new_game(&st.s, nplayers, variant, seed)
+        ek_new_game(&st.s, nplayers, variant, seed64)
         return st
 
     def _copy_core_from(self, CoreState other):
@@ -915,20 +968,20 @@ cdef class CoreState:
             raise ValueError(f"action {a} does not belong to the {STEP_NAMES[self.s.step]} step")
         ek_apply(&self.s, a)
 
-    def random_playout(self, uint64_t seed):
+    def random_playout(self, seed):
         """Play uniformly random legal decisions to the end; returns the number of decisions."""
         cdef uint64_t rng[4]
         cdef int made
-        rng_seed(rng, seed)
+        rng_seed(rng, _u64(seed, "seed"))
         with nogil:
             made = ek_random_playout(&self.s, rng)
         return made
 
-    def determinize(self, observer, uint64_t seed):
+    def determinize(self, observer, seed):
         """In place: re-deal every hand `observer` cannot see (R21).  observer=-1: all hands."""
         cdef uint64_t rng[4]
         cdef int obs = -1 if observer == -1 else _index(observer, self.s.nplayers, "seat")
-        rng_seed(rng, seed)
+        rng_seed(rng, _u64(seed, "seed"))
         ek_determinize(&self.s, obs, rng)
 
     def _hide(self, seat):
@@ -938,8 +991,10 @@ cdef class CoreState:
     # -- explicit mutators for adapters that deal cards themselves (the OpenSpiel game) ----------
     def set_hand(self, seat, cards) -> None:
         """Replace the seat's hand by `cards` (card numbers 1-36; its size follows), or forget
-        it with None (the size stays).  No other rule is checked: the caller deals."""
-        cdef int q = _index(seat, self.s.nplayers, "seat"), c
+        it with None (the size stays).  No other rule is checked: the caller deals.  Only what
+        the engine's arrays need is: a hand holds at most the round's hand size, and the hands
+        and the cards played this round hold at most the 36 cards (ValueError)."""
+        cdef int q = _index(seat, self.s.nplayers, "seat"), c, i, total
         cdef uint64_t m = 0
         if cards is None:
             self.s.hand[q] = 0
@@ -951,6 +1006,13 @@ cdef class CoreState:
         if popcount(m) > T.hand_cards[self.s.nplayers]:
             raise ValueError(f"{popcount(m)} cards: a hand holds at most "
                              f"{T.hand_cards[self.s.nplayers]} with {self.s.nplayers} players")
+        total = self.s.ndiscard + popcount(m)
+        for i in range(self.s.nplayers):
+            if i != q:
+                total += self.s.hand_size[i]
+        if total > NCARDS:
+            raise ValueError(f"{popcount(m)} cards: with the other hands and the cards played "
+                             f"this round that makes {total} of the {NCARDS} cards")
         self.s.hand[q] = m
         self.s.hand_size[q] = popcount(m)
         self.s.known |= <uint8_t>bit(q)
@@ -964,9 +1026,9 @@ cdef class CoreState:
         self.s.turn_player = q
         self.s.to_move = q
 
-    def reseed_chance(self, uint64_t seed) -> None:
+    def reseed_chance(self, seed) -> None:
         """Replace the chance stream of later deals by the one `seed` gives."""
-        rng_seed(self.s.rng, seed)
+        rng_seed(self.s.rng, _u64(seed, "seed"))
 
     @property
     def rng_state(self) -> tuple:
@@ -978,9 +1040,15 @@ cdef class CoreState:
         return (<char*>&self.s)[:sizeof(EkState)]
 
     def _restore(self, bytes data):
+        """Overwrite the struct with a `_snapshot()`; ValueError for bytes that are not one."""
+        cdef EkState s
         if len(data) != sizeof(EkState):
             raise ValueError("snapshot of the wrong size")
-        memcpy(&self.s, <char*>data, sizeof(EkState))
+        memcpy(&s, <char*>data, sizeof(EkState))
+        why = _struct_error(&s)
+        if why is not None:
+            raise ValueError(f"not a snapshot of a game: {why}")
+        self.s = s
 
     def _same_core(self, CoreState other):
         return memcmp(&self.s, &other.s, sizeof(EkState)) == 0
@@ -1004,60 +1072,70 @@ cdef class CoreState:
         return d
 
     def _set_fields(self, d):
-        """Overwrite the whole struct from a dict shaped like `_fields()` (missing lists: zero)."""
+        """Overwrite the whole struct from a dict shaped like `_fields()` (missing lists: zero).
+        ValueError, and nothing changed, when a value does not fit or the struct would let the
+        engine index outside an array (`_struct_error`)."""
         cdef EkState s
         cdef int i, q, c
         memset(&s, 0, sizeof(EkState))
-        for c in range(NCOMP):
-            s.tiles[c] = d["tiles"][c]
-            s.president[c] = d["president"][c]
-            s.growth[c] = d["growth"][c]
-        for q in range(MAXP):
-            s.hand[q] = d["hand"][q]
-            s.coins[q] = d["coins"][q]
-            s.hand_size[q] = d["hand_size"][q]
+        if len(d["discard"]) > NCARDS:
+            raise ValueError(f"{len(d['discard'])} cards in the discard")
+        try:
             for c in range(NCOMP):
-                s.shares[q][c] = d["shares"][q][c]
-        for i in range(4):
-            s.rng[i] = d["rng"][i]
-        for i, card in enumerate(d["discard"]):
-            s.discard[i] = card
-        s.ndiscard = len(d["discard"])
-        s.protected = d["protected"]
-        s.xfrom = d["xfrom"]
-        s.nplayers = d["nplayers"]
-        s.variant = d["variant"]
-        s.round = d["round"]
-        s.start_player = d["start_player"]
-        s.step = d["step"]
-        s.to_move = d["to_move"]
-        s.turn_player = d["turn_player"]
-        s.turn_card = d["turn_card"]
-        s.sold = d["sold"]
-        s.xcompany = d["xcompany"]
-        s.xactions_left = d["xactions_left"]
-        s.candidates = d["candidates"]
-        s.known = d["known"]
+                s.tiles[c] = d["tiles"][c]
+                s.president[c] = d["president"][c]
+                s.growth[c] = d["growth"][c]
+            for q in range(MAXP):
+                s.hand[q] = d["hand"][q]
+                s.coins[q] = d["coins"][q]
+                s.hand_size[q] = d["hand_size"][q]
+                for c in range(NCOMP):
+                    s.shares[q][c] = d["shares"][q][c]
+            for i in range(4):
+                s.rng[i] = d["rng"][i]
+            for i, card in enumerate(d["discard"]):
+                s.discard[i] = card
+            s.ndiscard = len(d["discard"])
+            s.protected = d["protected"]
+            s.xfrom = d["xfrom"]
+            s.nplayers = d["nplayers"]
+            s.variant = d["variant"]
+            s.round = d["round"]
+            s.start_player = d["start_player"]
+            s.step = d["step"]
+            s.to_move = d["to_move"]
+            s.turn_player = d["turn_player"]
+            s.turn_card = d["turn_card"]
+            s.sold = d["sold"]
+            s.xcompany = d["xcompany"]
+            s.xactions_left = d["xactions_left"]
+            s.candidates = d["candidates"]
+            s.known = d["known"]
+        except OverflowError as e:
+            raise ValueError(f"a field does not fit the engine's struct: {e}") from None
+        why = _struct_error(&s)
+        if why is not None:
+            raise ValueError(f"not a state of a game: {why}")
         self.s = s
 
 
-def rng_words(uint64_t seed):
+def rng_words(seed):
     """The four words of the chance stream seeded with `seed` (as a new game seeds it)."""
     cdef uint64_t st[4]
-    rng_seed(st, seed)
+    rng_seed(st, _u64(seed, "seed"))
     return [st[0], st[1], st[2], st[3]]
 
 
-def random_playouts(CoreState start, int games, uint64_t seed):
+def random_playouts(CoreState start, games, seed):
     """Benchmark kernel: `games` uniformly random games from `start`, each from a copy, one core,
     no Python in the loop.  Returns the total number of decisions made."""
     cdef EkState s
     cdef uint64_t rng[4]
     cdef long total = 0
-    cdef int g
-    rng_seed(rng, seed)
+    cdef int g, ngames = _index(games, 2**31 - 1, "games")
+    rng_seed(rng, _u64(seed, "seed"))
     with nogil:
-        for g in range(games):
+        for g in range(ngames):
             s = start.s
             rng_seed(s.rng, rng_next(rng))
             total += ek_random_playout(&s, rng)

@@ -15,13 +15,21 @@ from pathlib import Path
 
 from ekonos import _core
 from ekonos.errors import PositionError
-from ekonos.rules import (COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS, NUM_SPACES,
-                          PLAYER_TABLE, VARIANTS)
+from ekonos.state import check_names
+from ekonos.moves import Move
+from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS,
+                          NUM_SPACES, PLAYER_TABLE, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS,
+                          VARIANTS)
 
 FORMAT = "ekonos-position"
 VERSION = 1
 STEPS = _core.STEP_NAMES
 MASK64 = 2**64 - 1
+#: The largest position file read (bytes; for `State.from_json`, characters).  A real position is
+#: a few KB, a game saved by `ekonos play` with its record some tens of KB.
+MAX_FILE_BYTES = 1 << 20
+#: The board's keys: the canonical decimal text of each space number, nothing else.
+SPACE_KEYS = {str(sp): sp for sp in range(1, NUM_SPACES + 1)}
 
 
 def _bits(mask: int) -> list[int]:
@@ -108,32 +116,79 @@ def save_file(st, path: str | os.PathLike) -> None:
 # ---------------------------------------------------------------------------------------------
 # Load
 
-def load_text(cls, text: str):
+def load_text(cls, text: str | bytes):
+    """Decode a position from JSON text (PositionError for anything but a possible position)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise PositionError("", "not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise PositionError("", f"a position is JSON text, got {type(text).__name__}")
+    if len(text) > MAX_FILE_BYTES:
+        raise PositionError("", f"{len(text)} characters; a position is at most "
+                            f"{MAX_FILE_BYTES} (1 MiB)")
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object)
     except json.JSONDecodeError as e:
         raise PositionError("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") \
             from None
+    except PositionError:
+        raise
+    except RecursionError:
+        raise PositionError("", "not valid JSON for a position: nested too deeply") from None
+    except ValueError as e:        # e.g. an integer longer than Python's digit limit
+        reason = "a number is too long" if "digits" in str(e) else _show(str(e), 60)
+        raise PositionError("", f"not valid JSON for a position: {reason}") from None
     return state_from_dict(cls, data)
 
 
+def _object(pairs: list) -> dict:
+    """json object hook: a key given twice is refused (JSON would keep the last silently)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise PositionError("", f"the key {_show(key)} appears twice in one object")
+    return obj
+
+
 def load_file(cls, path: str | os.PathLike):
+    """Read and decode a position file; at most MAX_FILE_BYTES are read, so a device or a huge
+    file is refused at once."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise PositionError("", f"{path}: no such file") from None
     except IsADirectoryError:
         raise PositionError("", f"{path}: is a directory") from None
-    except UnicodeDecodeError:
-        raise PositionError("", f"{path}: not UTF-8 text") from None
     except OSError as e:
         raise PositionError("", f"{path}: {e.strerror}") from None
+    except ValueError as e:        # a path with a NUL byte
+        raise PositionError("", f"{_show(str(path))}: {e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise PositionError("", f"{path}: larger than {MAX_FILE_BYTES} bytes (1 MiB); a "
+                            "position file is a few KB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PositionError("", f"{path}: not UTF-8 text") from None
     return load_text(cls, text)
+
+
+def _show(value, width: int = 40) -> str:
+    """A value of the file as JSON (ASCII, one line), cut to `width` characters, for messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (ValueError, TypeError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _int(value, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(field, f"must be an integer, got {json.dumps(value)}")
+        raise PositionError(field, f"must be an integer, got {_show(value)}")
     if not low <= value <= high:
         raise PositionError(field, f"must be {low}-{high}, got {value}")
     return value
@@ -146,7 +201,7 @@ def _seat_or_null(value, field: str, n: int) -> int:
 def _company(value, field: str) -> int:
     if not isinstance(value, str) or value not in COMPANIES:
         raise PositionError(field, f"must be a company name ({', '.join(COMPANIES)}), "
-                            f"got {json.dumps(value)}")
+                            f"got {_show(value)}")
     return COMPANIES.index(value)
 
 
@@ -156,7 +211,7 @@ def _per_company(data: dict, key: str) -> dict:
         raise PositionError(key, "must be an object with one entry per company")
     unknown = set(obj) - set(COMPANIES)
     if unknown:
-        raise PositionError(key, f"unknown company {sorted(unknown)[0]!r}")
+        raise PositionError(key, f"unknown company {_show(sorted(unknown)[0])}")
     missing = [c for c in COMPANIES if c not in obj]
     if missing:
         raise PositionError(key, f"missing company {missing[0]}")
@@ -168,12 +223,12 @@ def state_from_dict(cls, data):
     if not isinstance(data, dict):
         raise PositionError("", "a position file is a JSON object")
     if data.get("format") != FORMAT:
-        raise PositionError("format", f"must be {FORMAT!r}, got {json.dumps(data.get('format'))}")
-    if data.get("version") != VERSION:
-        raise PositionError("version", f"must be {VERSION}, got {json.dumps(data.get('version'))}")
+        raise PositionError("format", f"must be {FORMAT!r}, got {_show(data.get('format'))}")
+    if type(data.get("version")) is not int or data["version"] != VERSION:  # not true, 1.0
+        raise PositionError("version", f"must be {VERSION}, got {_show(data.get('version'))}")
     variant = data.get("variant", "rulebook")
     if variant not in VARIANTS:
-        raise PositionError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise PositionError("variant", f"must be one of {', '.join(VARIANTS)}, got {_show(variant)}")
 
     players = data.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
@@ -185,12 +240,7 @@ def state_from_dict(cls, data):
         fq = f"players[{q}]"
         if not isinstance(p, dict):
             raise PositionError(fq, "must be an object")
-        name = p.get("name", f"Player {q}")
-        if not isinstance(name, str) or not name.strip():
-            raise PositionError(f"{fq}.name", "must be a non-empty string")
-        if name.strip().isdigit():
-            raise PositionError(f"{fq}.name", "can't be a number (moves name seats by number)")
-        names.append(name)
+        names.append(p.get("name", f"Player {q}"))
         coins.append(_int(p.get("coins"), f"{fq}.coins", 0, 10**6))
         hand = p.get("hand")
         if hand is None:
@@ -205,19 +255,19 @@ def state_from_dict(cls, data):
             if len(cards) > table.cards:
                 raise PositionError(f"{fq}.hand", f"{len(cards)} cards; with {n} players a hand "
                                     f"holds at most {table.cards}")
-            if "hand_size" in p and p["hand_size"] != len(cards):
+            if "hand_size" in p and _int(p["hand_size"], f"{fq}.hand_size", 0,
+                                         NUM_CARDS) != len(cards):
                 raise PositionError(f"{fq}.hand_size", f"is {p['hand_size']} but the hand "
                                     f"lists {len(cards)} cards")
             hands.append(cards)
             sizes.append(len(cards))
-    if len({x.lower() for x in names}) != n:
-        raise PositionError("players", "player names must be distinct")
+    names = check_names(names, field="players[{}].name".format, error=PositionError)
 
     rnd = _int(data.get("round"), "round", 1, table.rounds)
     start = _int(data.get("start_player"), "start_player", 0, n - 1)
     step_name = data.get("step")
     if step_name not in STEPS:
-        raise PositionError("step", f"must be one of {', '.join(STEPS)}, got {json.dumps(step_name)}")
+        raise PositionError("step", f"must be one of {', '.join(STEPS)}, got {_show(step_name)}")
     step = STEPS.index(step_name)
 
     # map
@@ -227,11 +277,12 @@ def state_from_dict(cls, data):
     tiles = [0] * 6
     protected = 0
     for key, value in board.items():
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= NUM_SPACES):
-            raise PositionError("board", f"{key!r} is not a space number 1-{NUM_SPACES}")
-        sp = int(key) - 1
+        if key not in SPACE_KEYS:     # only "1".."36": "01", "+1", " 1", "\u00b2" would alias
+            raise PositionError("board", f"{_show(key)} is not a space number 1-{NUM_SPACES} "
+                                "(written without sign, spaces or leading zeros)")
+        sp = SPACE_KEYS[key] - 1
         if not isinstance(value, str):
-            raise PositionError(f"board.{key}", f"must be a company name, got {json.dumps(value)}")
+            raise PositionError(f"board.{key}", f"must be a company name, got {_show(value)}")
         prot = value.endswith("!")
         c = _company(value[:-1] if prot else value, f"board.{key}")
         tiles[c] |= 1 << sp
@@ -290,6 +341,9 @@ def state_from_dict(cls, data):
         if not isinstance(sold_v, bool):
             raise PositionError("turn.sold", "must be true or false")
         sold = int(sold_v)
+        if sold and step_name in ("expand-choice", "expand"):
+            raise PositionError("turn.sold", "must be false while the card's growth is "
+                                "resolved: a turn sells only after its card (R7)")
         if step_name in ("expand-choice", "expand"):
             exp = turn.get("expansion")
             if not isinstance(exp, dict):
@@ -317,6 +371,7 @@ def state_from_dict(cls, data):
                         raise PositionError("turn.expansion.from", f"space {sp + 1} held "
                                             f"{COMPANIES[xcompany]} at the start, so it still does")
                     xfrom |= 1 << sp
+                _check_expansion(xcompany, tiles[xcompany], protected, xfrom, most - xleft)
         if step_name == "successor":
             xcompany = _company(turn.get("company"), "turn.company")
             if president[xcompany] != turn_player:
@@ -357,6 +412,15 @@ def state_from_dict(cls, data):
         if col[p] < 1 or col[p] < max(col):
             raise PositionError(f"president.{name}", f"player {p} holds {col[p]} shares but "
                                 f"player {col.index(max(col))} holds {max(col)}")
+
+    # R17: with 4-6 players only presidency markers received through a sale take a player past
+    # 18 tokens, never shares (a buy is refused beyond 18)
+    if n >= TOKEN_LIMIT_MIN_PLAYERS:
+        for q in range(n):
+            held = sum(shares[q])
+            if held > TOKEN_LIMIT:
+                raise PositionError("shares", f"seat {q} holds {held} shares; with {n} players "
+                                    f"no buy takes a player past {TOKEN_LIMIT} tokens (R17)")
 
     # hand sizes against the turn order (R5)
     played = len(discard)
@@ -434,4 +498,39 @@ def state_from_dict(cls, data):
     st = cls.__new__(cls)
     st._set_fields(fields)
     st._init_python(names, seed)
+    forced = st.forced_action()
+    if forced is not None:  # the engine plays a step with one decision at once (POSITION.md)
+        raise PositionError("step", f"the only legal decision here is "
+                            f"'{Move.from_action(forced)}', which the engine plays by itself: "
+                            f"no game waits at this {step_name} step")
     return st
+
+
+def _check_expansion(company: int, tiles: int, protected: int, xfrom: int, used: int) -> None:
+    """R13: during an expansion the company keeps every tile it began with (`from`) and has
+    gained only tiles placed next to them, each placement and each protection of a new tile
+    costing one of the growth actions used so far (`used` = the track's 2 or 3 - actions_left).
+    So with no action used its tiles are exactly `from`, and `from` is empty only when the
+    company had no tile (then R14: nothing to do, and the engine stops at once)."""
+    placed = tiles & ~xfrom
+    near = 0
+    for sp in _bits(xfrom):
+        near |= _NEIGHBOURS[sp]
+    name = COMPANIES[company]
+    if placed & ~near:
+        sp = _bits(placed & ~near)[0] + 1
+        if not xfrom:
+            raise PositionError("turn.expansion.from", f"is empty, but {name} has a tile on "
+                                f"space {sp}: it lists {name}'s tiles when the expansion began")
+        raise PositionError("turn.expansion.from", f"{name}'s tile on space {sp} is neither in "
+                            "it nor next to it: an expansion places only next to the tiles it "
+                            "began with (R13)")
+    cost = bin(placed).count("1") + bin(placed & protected).count("1")
+    if cost > used:
+        raise PositionError("turn.expansion.from", f"{name}'s tiles outside it (placed during "
+                            f"the expansion, protected ones twice) need {cost} growth actions, "
+                            f"but {used} were used")
+
+
+#: Space index (0-35) -> mask of its neighbours (board.json).
+_NEIGHBOURS = {sp - 1: sum(1 << (o - 1) for o in nbrs) for sp, nbrs in ADJACENCY.items()}

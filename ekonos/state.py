@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from ekonos import _core
@@ -22,6 +23,78 @@ from ekonos.rules import (COMPANIES, MAX_SHARES, MAX_TILES, PLAYER_TABLE, TOKEN_
 
 DEFAULT_NAMES = ("Anna", "Bruno", "Chiara", "David", "Elena", "Felix")
 NUM_ACTIONS = _core.ACTIONS["NUM_ACTIONS"]
+MAX_NAME_LENGTH = 40
+#: Characters a name may not hold: control characters, surrogates, line and paragraph
+#: separators (categories Cc, Cs, Zl, Zp) and the bidirectional controls, which reorder text.
+_NAME_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+
+
+def name_problem(name: object) -> str | None:
+    """Why `name` (already trimmed) cannot be a player's name, or None.  A name is text of 1-40
+    characters, without control, surrogate, line-break or bidirectional-control characters, that
+    does not read as a number (moves name seats by number: `successor 2`)."""
+    if not isinstance(name, str):
+        return f"must be text, got {type(name).__name__}"
+    if not name:
+        return "must not be empty"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"has {len(name)} characters (at most {MAX_NAME_LENGTH})"
+    for ch in name:
+        if unicodedata.category(ch) in _NAME_CATEGORIES or ch in _BIDI_CONTROLS:
+            return (f"contains the character U+{ord(ch):04X}; control, surrogate, line-break "
+                    "and bidirectional-control characters are not allowed")
+    if _reads_as_number(name):
+        return "can't be a number (moves name seats by number)"
+    return None
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        int(text)               # also "+1", "1_0", Arabic-Indic digits
+        return True
+    except ValueError:
+        pass
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return any(ch.isdigit() for ch in text)     # "1e3", "2.5"; but "Nan" and "Inf" are names
+
+
+def _name_key(name: str) -> str:
+    """What two names must not share: compatibility-normalised, case-folded text."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_names(names: Sequence[object], field: Callable[[int], str] = "names[{}]".format,
+                error: Callable[[str, str], Exception] = lambda f, r: EkonosError(f"{f}: {r}"),
+                ) -> list[str]:
+    """The one validator of player names, for every entry (`State.new`, hence `--name` and
+    `--names`, and position files).  Names are trimmed (surrounding whitespace removed, the
+    trimmed name is kept), then each must pass `name_problem`, and no two may be equal after
+    trimming, NFKC normalisation and case-folding.  Returns the trimmed names; otherwise raises
+    `error(field(i), reason)` for the first bad name."""
+    out: list[str] = []
+    keys: dict[str, int] = {}
+    for i, raw in enumerate(names):
+        name = raw.strip() if isinstance(raw, str) else raw
+        problem = name_problem(name)
+        if problem is not None:
+            raise error(field(i), problem)
+        other = keys.setdefault(_name_key(name), i)
+        if other != i:
+            raise error(field(i), f"{_quoted(name)} is the same name as {field(other)} "
+                        f"{_quoted(out[other])} (names are compared ignoring case and "
+                        "surrounding spaces)")
+        out.append(name)
+    return out
+
+
+def _quoted(name: str) -> str:
+    """A valid name, quoted for a message (a name has no control characters by now)."""
+    return json.dumps(name, ensure_ascii=False)
 
 
 class Expansion(NamedTuple):
@@ -91,23 +164,24 @@ class State(_core.CoreState):
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, names: list[str] | None = None,
             variant: str = "rulebook") -> "State":
-        """A new game, dealt (R3, R4).  Without a seed one is drawn at random and kept in `seed`."""
-        if players not in PLAYER_TABLE:
-            raise EkonosError(f"players must be 2-6, got {players}")
+        """A new game, dealt (R3, R4).  Without a seed one is drawn at random and kept in `seed`.
+        `names` (one per seat; default Anna, Bruno, ...) are trimmed and checked by
+        `check_names`; every bad argument raises EkonosError."""
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or players not in PLAYER_TABLE:
+            raise EkonosError(f"players must be 2-6, got {players!r}")
         if variant not in VARIANTS:
             raise EkonosError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        if names is not None and not isinstance(names, (list, tuple)):
+            raise EkonosError(f"names must be a list of names, got {type(names).__name__}")
         names = list(names) if names else list(DEFAULT_NAMES[:players])
         if len(names) != players:
             raise EkonosError(f"{len(names)} names given for {players} players")
-        if len(set(n.lower() for n in names)) != len(names) or not all(n.strip() for n in names):
-            raise EkonosError(f"player names must be non-empty and distinct: {names}")
-        if any(n.strip().isdigit() for n in names):
-            raise EkonosError(f"a player name can't be a number (moves name seats by number): "
-                              f"{names}")
+        names = check_names(names)
         if seed is None:
             seed = secrets.randbits(63)
-        if not 0 <= seed < 2**64:
-            raise EkonosError(f"seed must be 0 to 2**64-1, got {seed}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise EkonosError(f"seed must be an integer 0 to 2**64-1, got {seed!r}")
         st = cls.new_game(players, seed, VARIANTS.index(variant))
         st._init_python(names, seed)
         return st
@@ -338,7 +412,13 @@ def _word_reason(st: State, code: int, action: int) -> str:
     if why == "column-full":
         return f"the {name} column is full ({MAX_SHARES} shares)"
     if why == "token-limit":
-        return f"{who} has {st.tokens(seat)} of {TOKEN_LIMIT} tokens on the board (R17)"
+        after = st.copy()                     # what the buy would take, as the engine buys
+        after.apply_unchecked(action)
+        need = after.tokens(seat) - st.tokens(seat)
+        what = "a share and a presidency marker" if need == 2 else "a share"
+        return (f"buying a {name} share would need {need} token{'s' if need != 1 else ''} "
+                f"({what}) and {who} has {st.tokens(seat)} of {TOKEN_LIMIT} on the board, "
+                f"so {max(TOKEN_LIMIT - st.tokens(seat), 0)} left (R17)")
     if why == "cannot-afford":
         return (f"a {name} share costs {st.column(company) + 1} and {who} has "
                 f"{st.coins(seat)} coin{'s' if st.coins(seat) != 1 else ''}")

@@ -105,6 +105,15 @@ class Ref:
         return (sum(self.shares[c][seat] for c in COMPANIES)
                 + sum(1 for c in COMPANIES if self.president[c] == seat))
 
+    def buy_tokens(self, seat: int, company: str) -> int:
+        """R17: the tokens a buy takes: the share, plus the presidency marker when the buy makes
+        the buyer president (R18a: no president; R18b: strictly more shares than the president
+        once the share is bought)."""
+        pres = self.president[company]
+        becomes = pres is None or (pres != seat and self.shares[company][seat] + 1
+                                   > self.shares[company][pres])
+        return 2 if becomes else 1
+
     def score(self, seat: int) -> int:
         """R19."""
         return self.coins[seat] + sum(self.shares[c][seat] * len(self.tiles(c)) for c in COMPANIES)
@@ -148,10 +157,9 @@ class Ref:
             out.append("pass")
         elif self.step == "buy":                                                   # R16, R17
             p = self.to_move
-            limited = self.n >= 4 and self.tokens(p) >= TOKEN_LIMIT
-            if not limited:
-                out = [f"buy {c}" for c in COMPANIES
-                       if self.column(c) < MAX_SHARES and self.coins[p] >= self.column(c) + 1]
+            out = [f"buy {c}" for c in COMPANIES
+                   if self.column(c) < MAX_SHARES and self.coins[p] >= self.column(c) + 1
+                   and (self.n < 4 or self.tokens(p) + self.buy_tokens(p, c) <= TOKEN_LIMIT)]
             out.append("pass")
         elif self.step == "successor":                                             # R18c
             out = [f"successor {q}" for q in sorted(self.turn["candidates"])]

@@ -11,7 +11,7 @@ import random
 
 import pytest
 from helpers import load, position
-from reference import COMPANIES, DECK, TABLE, Ref, key_of_position, perft
+from reference import ADJ, COMPANIES, DECK, TABLE, Ref, key_of_position, perft
 
 from ekonos import PositionError, State
 
@@ -114,18 +114,32 @@ GOLDEN["buy"] = (
               shares={"Sunset": [0, 2, 0], "Phoenix": [0, 0, 3], "Panda": [4, 4, 0],
                       "Hydra": [0, 1, 0], "Gemini": [2, 2, 3]}), 4)
 
-# buy-limited: 4 players, seat 0 holds 4 + 4 + 3 + 3 = 14 shares and presides over those four
-# companies: 18 tokens (R17) -> only pass = 1.
-GOLDEN["buy-token-limit"] = (
-    _mid_turn(4, "buy", coins=[99, 0, 0, 0],
-              shares={"Sunset": [4, 0, 0, 0], "Phoenix": [4, 0, 0, 0], "Panda": [3, 0, 0, 0],
-                      "Crown": [3, 0, 0, 0]}), 1)
+# (A buy step with 18 tokens, 4 players, has the single decision 'pass', which the engine plays
+# at once: no game waits there and the loader refuses such a file; test_rules checks R17 there.)
 
-# buy-17: the same with Crown 2: 17 tokens, 60 coins: all six columns can be bought -> 6 + 1.
+# buy-17: 4 players, seat 0 holds Sunset 4, Phoenix 4, Panda 3, Crown 2 = 13 shares and presides
+# over those four: 17 tokens, 60 coins (every price is affordable).  R17: a buy takes the share
+# and, when it makes the buyer president, the marker too; the buyer may not pass 18.
+#   Sunset, Phoenix, Panda, Crown: seat 0 presides already -> 1 token -> 18: yes (4)
+#   Hydra, Gemini: no president, the buy would make seat 0 president -> 2 tokens -> 19: no
+# 4 buys + pass = 5.  (Before R17 was clarified the engine counted 7: all six columns.)
 GOLDEN["buy-17-tokens"] = (
     _mid_turn(4, "buy", coins=[60, 0, 0, 0],
               shares={"Sunset": [4, 0, 0, 0], "Phoenix": [4, 0, 0, 0], "Panda": [3, 0, 0, 0],
-                      "Crown": [2, 0, 0, 0]}), 7)
+                      "Crown": [2, 0, 0, 0]}), 5)
+
+# buy-17-overtake: 4 players, seat 0 holds Sunset 4, Phoenix 4, Panda 3, Crown 1 (presiding over
+# all four: 4 markers) and 1 Hydra share under seat 1's presidency (seat 1: 1 Hydra, 2 Gemini):
+# 13 shares + 4 markers = 17 tokens, 60 coins.
+#   Sunset, Phoenix, Panda, Crown: already president -> 1 token: yes (4)
+#   Hydra: seat 0 would hold 2 > seat 1's 1 -> takes the presidency (R18b) -> 2 tokens: no
+#   Gemini: seat 0 would hold 1, not more than seat 1's 2 -> no marker -> 1 token: yes
+# 5 buys + pass = 6.  (Before the clarification: 7.)
+GOLDEN["buy-17-overtake"] = (
+    _mid_turn(4, "buy", coins=[60, 0, 0, 0],
+              shares={"Sunset": [4, 0, 0, 0], "Phoenix": [4, 0, 0, 0], "Panda": [3, 0, 0, 0],
+                      "Crown": [1, 0, 0, 0], "Hydra": [1, 1, 0, 0], "Gemini": [0, 2, 0, 0]},
+              president={"Hydra": 1}), 6)
 
 # successor: 5 players; seat 0 (president) sold Crown and holds 0; seats 1, 2, 3 hold 1 each,
 # seat 4 none -> candidates 1, 2, 3 -> 3.
@@ -171,6 +185,8 @@ def _check_agree(st: State, ref: Ref) -> None:
     assert st.count_legal() == len(engine)
     assert sorted(st.legal_moves.texts()) == sorted(ref.legal()), st.to_json()
     assert key_of_position(st.to_dict()) == ref.public_key()
+    # every position the engine reaches, a file can hold (issue 9: `apply` writes, `show` reads)
+    assert State.from_dict(st.to_dict()) == st
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -197,6 +213,33 @@ def test_reference_agrees_along_random_games(n):
 # full columns, 17-19 tokens, every step), each checked for legal moves and for every successor.
 
 def random_position(rng: random.Random) -> dict:
+    """A possible position (the loader must accept it): drawn by `_draw_position` until it is not
+    one the rules make impossible (a step whose single decision is played at once; with 4-6
+    players, more than 18 shares of one player, R17)."""
+    while True:
+        d = _draw_position(rng)
+        if d["step"] in ("sell", "buy", "expand") and len(Ref(d).legal()) == 1:
+            continue
+        if len(d["players"]) >= 4 and any(sum(col[q] for col in d["shares"].values()) > 18
+                                          for q in range(len(d["players"]))):
+            continue
+        return d
+
+
+def _expansion_so_far(rng: random.Random, own: list, board: dict, used: int) -> list:
+    """The tiles placed so far in an expansion that used `used` growth actions (R13): each next
+    to a tile the company began with, a placement (and a later protection) costing one action
+    each.  Returns the `from` spaces: the company's other tiles."""
+    for _ in range(10):
+        placed = rng.sample(own, min(len(own), rng.randint(0, used)))
+        frm = [s for s in own if s not in placed]
+        cost = len(placed) + sum(1 for s in placed if board[s].endswith("!"))
+        if cost <= used and all(ADJ[s] & set(frm) for s in placed):
+            return sorted(frm)
+    return sorted(own)
+
+
+def _draw_position(rng: random.Random) -> dict:
     n = rng.randint(2, 6)
     per_hand, _, rounds = TABLE[n]
     step = rng.choice(["card", "card", "expand-choice", "expand", "expand", "sell", "buy",
@@ -245,8 +288,8 @@ def random_position(rng: random.Random) -> dict:
     president = {}
     to_move = None
     if step != "card":
-        turn = {"player": turn_player, "card": discard[-1],
-                "sold": step != "sell" and rng.random() < 0.5}
+        turn = {"player": turn_player, "card": discard[-1],     # R7: sold only after the card
+                "sold": step in ("buy", "successor") and rng.random() < 0.5}
     if step in ("expand-choice", "expand"):
         x = rng.choice(DECK[discard[-1]][1])  # a company the card just played can grow
         turn["expansion"] = {"company": x}
@@ -258,10 +301,8 @@ def random_position(rng: random.Random) -> dict:
             left = rng.randint(1, most)
             own = [s for s, v in board.items() if v.rstrip("!") == x]
             # tiles placed earlier in this expansion are not in `from`
-            placed = rng.sample(own, min(len(own), rng.randint(0, most - left)))
             turn["expansion"].update(actions_left=left,
-                                     frm=sorted(s for s in own if s not in placed))
-            turn["expansion"]["from"] = turn["expansion"].pop("frm")
+                                     **{"from": _expansion_so_far(rng, own, board, most - left)})
     if step == "successor":
         x = rng.choice(COMPANIES)
         k = rng.randint(2, n - 1) if n >= 3 else None

@@ -15,7 +15,7 @@ from helpers import load, position, random_game, texts, tiles_of
 from reference import ADJ, COMPANIES, DECK, TABLE
 
 from ekonos import DECK as ENGINE_DECK
-from ekonos import PLAYER_TABLE, IllegalMoveError, State
+from ekonos import PLAYER_TABLE, IllegalMoveError, PositionError, State
 from ekonos.moves import Move, MoveKind
 
 
@@ -213,7 +213,8 @@ def test_r4_all_36_cards_reshuffled_each_round():
     seen = Counter()
     back = 0
     for seed in range(300):
-        d = position(3, start=0, discard=list(range(1, 19)), step="buy", coins=[0, 0, 0],
+        # seat 2 has a coin, so its buy step is a decision (a forced 'pass' never waits)
+        d = position(3, start=0, discard=list(range(1, 19)), step="buy", coins=[0, 0, 1],
                      hands=hands, turn={"player": 2, "card": 18, "sold": False}, seed=seed)
         st = load(d)
         st.push_text("pass")
@@ -299,7 +300,7 @@ def test_r6_start_player_bga_last_player_starts_next_round(n):
 
 
 def test_r6_bga_and_rulebook_differ_at_the_same_position():
-    base = dict(start=1, discard=list(range(1, 19)), step="buy", coins=[0, 0, 0],
+    base = dict(start=1, discard=list(range(1, 19)), step="buy", coins=[1, 0, 0],
                 hands={0: [], 1: [], 2: []}, turn={"player": 0, "card": 18, "sold": False},
                 seed=5)
     rule = load(position(3, **base))
@@ -679,30 +680,54 @@ def _token_shares(n, counts, seat=0):
 
 
 def test_r17_eighteen_tokens_counting_presidencies_block_buying_with_4_players():
-    # 14 shares + 4 presidency markers = 18 tokens
-    st = load(sell_position(step="buy", coins=[100, 0, 0, 0],
-                            shares=_token_shares(4, (4, 4, 3, 3))))
+    # 14 shares + 4 presidency markers = 18 tokens: no buy is possible, so the buy step has the
+    # single decision 'pass' and is played at once: passing the sale ends the turn.
+    st = load(sell_position(coins=[100, 0, 0, 0], shares=_token_shares(4, (4, 4, 3, 3))))
     assert st.tokens(0) == 18
-    assert texts(st) == ["pass"]
-    with pytest.raises(IllegalMoveError) as e:
-        st.push_text("buy Hydra")
-    assert "18" in e.value.reason and "R17" in e.value.reason
+    st.push_text("pass")
+    assert st.step_name == "card" and st.to_move == 1 and coins(st, 0) == 100
+    # and a file at that buy step describes a moment no game stops at
+    with pytest.raises(PositionError, match="only legal decision here is 'pass'"):
+        load(sell_position(step="buy", coins=[100, 0, 0, 0],
+                           shares=_token_shares(4, (4, 4, 3, 3))))
 
 
-def test_r17_seventeen_tokens_may_buy():
+def test_r17_seventeen_tokens_may_buy_a_share_but_not_a_share_and_a_marker():
+    # 13 shares + 4 markers = 17 tokens.  A Sunset share (seat 0 presides) takes 1 token: 18.
+    # A Hydra share would make seat 0 Hydra's president: share + marker = 2 tokens: 19, refused.
     st = load(sell_position(step="buy", coins=[100, 0, 0, 0],
                             shares=_token_shares(4, (4, 4, 3, 2))))
     assert st.tokens(0) == 17
-    assert "buy Hydra" in texts(st) and "buy Sunset" in texts(st)
-    st.push_text("buy Hydra")              # becomes president of Hydra: 19 tokens (R17 ruling)
-    assert st.tokens(0) == 19
+    assert "buy Sunset" in texts(st) and "buy Hydra" not in texts(st)
+    with pytest.raises(IllegalMoveError) as e:
+        st.copy().push_text("buy Hydra")
+    assert e.value.reason == ("buying a Hydra share would need 2 tokens (a share and a "
+                              "presidency marker) and Anna has 17 of 18 on the board, so 1 "
+                              "left (R17)")
+    st.push_text("buy Sunset")
+    assert st.tokens(0) == 18
+
+
+def test_r17_overtaking_the_president_takes_a_marker_a_tie_does_not():
+    # seat 0: 12 shares + 4 markers + 1 Hydra share = 17 tokens.  Hydra: seat 1 presides with 1.
+    sh = _token_shares(4, (4, 4, 3, 1))
+    sh["Hydra"] = [1, 1, 0, 0]
+    sh["Gemini"] = [0, 2, 0, 0]
+    st = load(sell_position(step="buy", coins=[100, 0, 0, 0], shares=sh,
+                            president={"Hydra": 1}))
+    assert st.tokens(0) == 17
+    assert "buy Hydra" not in texts(st)          # 2 > 1: would take the presidency (R18b)
+    assert "buy Gemini" in texts(st)             # 1 vs 2: nothing changes hands
+    st.push_text("buy Gemini")
+    assert st.tokens(0) == 18 and president(st, "Gemini") == 1
 
 
 @pytest.mark.parametrize("n", [5, 6])
 def test_r17_limit_applies_with_5_and_6_players(n):
-    st = load(sell_position(n, step="buy", coins=[100] + [0] * (n - 1),
+    st = load(sell_position(n, coins=[100] + [0] * (n - 1),
                             shares=_token_shares(n, (4, 4, 3, 3))))
-    assert texts(st) == ["pass"]
+    st.push_text("pass")                   # the buy step has only 'pass': skipped
+    assert st.step_name == "card" and st.to_move == 1
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -830,7 +855,7 @@ def test_r19_score_is_shares_times_tiles_plus_coins():
 
 def test_r19_game_ends_after_the_last_round():
     hands = {0: [], 1: []}
-    d = position(2, round=6, start=0, discard=list(range(1, 13)), step="buy", coins=[0, 0],
+    d = position(2, round=6, start=0, discard=list(range(1, 13)), step="buy", coins=[0, 1],
                  hands=hands, turn={"player": 1, "card": 12, "sold": False})
     st = load(d)
     st.push_text("pass")
