@@ -52,7 +52,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
               f"step [bold]{result['step']}[/], {result['iterations']} iterations")
     table = Table(show_edge=False)
     for col in ("#", "move", "visits", "win", "score", "expected continuation"):
-        table.add_column(col, justify="left" if col in ("move", "expected continuation") else "right")
+        left = col in ("move", "expected continuation")
+        table.add_column(col, justify="left" if left else "right")
     for i, m in enumerate(result["moves"], 1):
         win = "—" if m["win"] is None else f"{m['win']:.1%}"
         score = "—" if m["score"] is None else f"{m['score']:.1f}"
