@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from ekonos.errors import InvalidMoveError
 from ekonos.moves import Move, MoveKind
+from ekonos.notation import parse_move
 from ekonos.rules import COMPANIES, Company, Step
 
 
@@ -29,7 +30,7 @@ def _as_move(move: Move | str) -> Move | None:
     if isinstance(move, Move):
         return move
     try:
-        return Move.parse(move)
+        return parse_move(move)
     except InvalidMoveError:
         return None
 
