@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from ekonos import State, save_file
+from ekonos.rules import Step
 
 
 def run(*args):
@@ -19,7 +20,7 @@ def midgame(tmp_path: Path, players=3, seed=6, decisions=25) -> Path:
     rng = random.Random(seed)
     for _ in range(decisions):
         st.push(rng.choice(st.legal_actions()))
-    while st.step_name != "card":          # a card step, so the hand matters
+    while st.step is not Step.CARD:          # a card step, so the hand matters
         st.push(st.legal_actions()[-1])
     path = tmp_path / "mid.json"
     save_file(st, path)
