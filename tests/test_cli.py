@@ -493,3 +493,25 @@ def test_names_that_look_like_markup_are_shown_as_written():
     console.print(scorepad(st))
     text = console.export_text()
     assert text.count("[bold]Ann") >= 3 and text.count("Bo[/]") >= 3
+
+
+def _markup_named_game(tmp_path: Path) -> Path:
+    """A 3-player game whose seat to move is called `[/]` (rich's closing tag) and another
+    `[red]Bo`: names are text and must print as written, never as markup."""
+    to_move = State.new(3, seed=1).to_move
+    names = ["Ann", "Cy", "Di"]
+    names[to_move] = "[/]"
+    names[(to_move + 1) % 3] = "[red]Bo"
+    path = tmp_path / "markup.json"
+    result = run("new", "-p", 3, "--seed", 1, "--names", ",".join(names), "-o", path)
+    assert result.exit_code == 0, result.output
+    assert load_file(State, path).names == names
+    return path
+
+
+def test_show_prints_markup_like_names_literally(tmp_path: Path):
+    path = _markup_named_game(tmp_path)
+    result = run("show", path)
+    assert result.exit_code == 0, result.output
+    assert "Hand of [/]" in result.stdout and "[/] to decide" in result.stdout
+    assert result.stdout.count("[red]Bo") >= 2           # the market and the players tables

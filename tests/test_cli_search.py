@@ -113,3 +113,15 @@ def test_arena_table_for_a_person():
 def test_arena_bad_specs(args, words):
     r = CliRunner().invoke(main, ["arena", "-p", "2", "-n", "2", *args])
     assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_hint_prints_a_markup_like_name_literally(tmp_path):
+    st = State.new(3, seed=1)
+    names = ["Ann", "Cy", "Di"]
+    names[st.to_move] = "[/]"
+    names[(st.to_move + 1) % 3] = "[red]Bo"
+    path = tmp_path / "markup.json"
+    save_file(State.new(3, seed=1, names=names), path)
+    r = CliRunner().invoke(main, ["hint", str(path), "-i", "200", "--top", "2"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("[/] (seat ") and "to decide" in r.output

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -48,7 +49,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
         click.echo(json.dumps({k: result[k] for k in ("to_move", "step", "moves")}, indent=2))
         return
     out = Console()
-    out.print(f"[bold]{result['player']}[/] (seat {result['to_move']}) to decide, "
+    # a name is text, never markup
+    out.print(f"[bold]{escape(result['player'])}[/] (seat {result['to_move']}) to decide, "
               f"step [bold]{result['step']}[/], {result['iterations']} iterations")
     table = Table(show_edge=False)
     for col in ("#", "move", "visits", "win", "score", "expected continuation"):
