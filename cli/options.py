@@ -12,6 +12,7 @@ themselves (click's usage error: exit 2, one line), so no command range-checks b
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -64,3 +65,14 @@ def level_option(default: int | None = None, help: str | None = None) -> Decorat
     return click.option("--level", type=LEVEL, default=default, metavar=f"{LEVEL.min}-{LEVEL.max}",
                         help=help)
 
+
+class FiniteFloatRange(click.FloatRange):
+    """click.FloatRange that also refuses NaN and the infinities: NaN compares with nothing, so
+    a plain FloatRange lets it through (`hint --time nan` then never returned)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return rv

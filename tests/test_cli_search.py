@@ -125,3 +125,16 @@ def test_hint_prints_a_markup_like_name_literally(tmp_path):
     r = CliRunner().invoke(main, ["hint", str(path), "-i", "200", "--top", "2"])
     assert r.exit_code == 0, r.output
     assert r.output.startswith("[/] (seat ") and "to decide" in r.output
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "1e400", "0", "-1"])
+def test_hint_time_must_be_a_positive_finite_number(tmp_path, value):
+    """Issue 9 defect 2: `--time nan` (and inf) used to pass click's FloatRange and never
+    return; now every non-finite or non-positive budget is one usage-error line."""
+    path = midgame(tmp_path)
+    before = path.read_bytes()
+    r = CliRunner().invoke(main, ["hint", str(path), "--time", value])
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "--time" in lines[0]
+    assert path.read_bytes() == before

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import load_position
-from cli.options import example, json_option, seed_option
+from cli.options import FiniteFloatRange, example, json_option, seed_option
 from search.analysis import analyse
 from search.bots import LEVELS, parse_spec
 
@@ -24,7 +24,7 @@ _DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--iterations", "-i", type=click.IntRange(1), default=None,
               help=f"Iteration budget (default {_DEFAULT_ITERATIONS}, level 4).")
-@click.option("--time", "-t", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--time", "-t", "seconds", type=FiniteFloatRange(0, min_open=True), default=None,
               help="Think for this many seconds instead (not reproducible).")
 @click.option("--top", "-k", type=click.IntRange(1), default=3, show_default=True,
               help="How many decisions to show.")
