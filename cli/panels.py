@@ -1,4 +1,4 @@
-"""What `ekonos play` shows besides the board (cli/render.py draws that): the question of each
+"""What `ekonos play` shows besides the board (cli/render/ draws that): the question of each
 step, the numbered decisions, the full list, the hint table and the log.  Rich renderables and
 console markup; names of players are always escaped (text, never markup)."""
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A compact plain-text dump of a position (no colours, no third-party imports).
 
 `str(state)` uses it.  The full terminal rendering with colours and a drawn map is the CLI's
-(`cli/render.py`); this one is for logs, doctests and debugging.
+(`cli/render/`); this one is for logs, doctests and debugging.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The `ekonos` command line (cli/main.py) and the renderers (cli/render.py, ekonos/render.py).
+"""The `ekonos` commands (cli/commands/) and the renderers (cli/render/, ekonos/render.py).
 
 Success paths and exit statuses of every command; bad input of each kind gives exit status 2,
 exactly one line on stderr, no traceback, and leaves every file as it was.
@@ -19,7 +19,7 @@ from cli.main import main
 from cli.render import (MAP_LAYOUT, MAP_POSITION, map_text, render_state, summarize_moves,
                         summary_dict)
 from ekonos import State, load_file
-from ekonos.rules import ADJACENCY, COMPANIES, NUM_SPACES
+from ekonos.rules import ADJACENCY, COMPANIES, NUM_SPACES, Step
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,7 +105,7 @@ def test_map_shows_company_and_protection():
 def test_new_saves_a_dealt_game(game: Path):
     st = load_file(State, game)
     assert st == State.new(3, seed=42)
-    assert st.seed == 42 and st.round == 1 and st.step_name == "card"
+    assert st.seed == 42 and st.round == 1 and st.step is Step.CARD
     assert all(st.hand(q) is not None and len(st.hand(q)) == 6 for q in range(3))
 
 
@@ -210,11 +210,11 @@ def test_every_step_renders():
     for seed in range(12):
         st = State.new(2 + seed % 5, seed=seed)
         rng = random.Random(seed)
-        seen: dict[str, int] = {}
+        seen: dict[Step, int] = {}
         while True:
-            steps.add(st.step_name)
-            seen[st.step_name] = seen.get(st.step_name, 0) + 1
-            if seen[st.step_name] <= 2:
+            steps.add(st.step)
+            seen[st.step] = seen.get(st.step, 0) + 1
+            if seen[st.step] <= 2:
                 console = Console(file=io.StringIO(), width=80, force_terminal=True)
                 console.print(render_state(st))
                 console.print(render_state(st.view(0)))
@@ -223,7 +223,7 @@ def test_every_step_renders():
             if st.is_over():
                 break
             st.push(rng.choice(list(st.legal_moves)))
-    assert steps >= {"card", "sell", "buy", "expand-choice", "expand", "over"}
+    assert steps >= {Step.CARD, Step.SELL, Step.BUY, Step.EXPAND_CHOICE, Step.EXPAND, Step.OVER}
 
 
 # -- apply ------------------------------------------------------------------------------------
@@ -237,7 +237,7 @@ def test_new_apply_show_agree_with_the_engine(game: Path):
     for t in texts:
         st.push_text(t)
     data = json.loads(run("show", game, "--json").stdout)
-    assert data["step"] == st.step_name
+    assert data["step"] == str(st.step)
     assert data["to_move"] == st.to_move
     assert data["round"] == st.round
     assert data["values"] == {c: sum(1 for v in st.to_dict()["board"].values()
@@ -493,3 +493,25 @@ def test_names_that_look_like_markup_are_shown_as_written():
     console.print(scorepad(st))
     text = console.export_text()
     assert text.count("[bold]Ann") >= 3 and text.count("Bo[/]") >= 3
+
+
+def _markup_named_game(tmp_path: Path) -> Path:
+    """A 3-player game whose seat to move is called `[/]` (rich's closing tag) and another
+    `[red]Bo`: names are text and must print as written, never as markup."""
+    to_move = State.new(3, seed=1).to_move
+    names = ["Ann", "Cy", "Di"]
+    names[to_move] = "[/]"
+    names[(to_move + 1) % 3] = "[red]Bo"
+    path = tmp_path / "markup.json"
+    result = run("new", "-p", 3, "--seed", 1, "--names", ",".join(names), "-o", path)
+    assert result.exit_code == 0, result.output
+    assert load_file(State, path).names == names
+    return path
+
+
+def test_show_prints_markup_like_names_literally(tmp_path: Path):
+    path = _markup_named_game(tmp_path)
+    result = run("show", path)
+    assert result.exit_code == 0, result.output
+    assert "Hand of [/]" in result.stdout and "[/] to decide" in result.stdout
+    assert result.stdout.count("[red]Bo") >= 2           # the market and the players tables

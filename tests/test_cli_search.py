@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from ekonos import State, save_file
+from ekonos.rules import Step
 
 
 def run(*args):
@@ -19,7 +20,7 @@ def midgame(tmp_path: Path, players=3, seed=6, decisions=25) -> Path:
     rng = random.Random(seed)
     for _ in range(decisions):
         st.push(rng.choice(st.legal_actions()))
-    while st.step_name != "card":          # a card step, so the hand matters
+    while st.step is not Step.CARD:          # a card step, so the hand matters
         st.push(st.legal_actions()[-1])
     path = tmp_path / "mid.json"
     save_file(st, path)
@@ -112,3 +113,28 @@ def test_arena_table_for_a_person():
 def test_arena_bad_specs(args, words):
     r = CliRunner().invoke(main, ["arena", "-p", "2", "-n", "2", *args])
     assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_hint_prints_a_markup_like_name_literally(tmp_path):
+    st = State.new(3, seed=1)
+    names = ["Ann", "Cy", "Di"]
+    names[st.to_move] = "[/]"
+    names[(st.to_move + 1) % 3] = "[red]Bo"
+    path = tmp_path / "markup.json"
+    save_file(State.new(3, seed=1, names=names), path)
+    r = CliRunner().invoke(main, ["hint", str(path), "-i", "200", "--top", "2"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("[/] (seat ") and "to decide" in r.output
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "1e400", "0", "-1"])
+def test_hint_time_must_be_a_positive_finite_number(tmp_path, value):
+    """Issue 9 defect 2: `--time nan` (and inf) used to pass click's FloatRange and never
+    return; now every non-finite or non-positive budget is one usage-error line."""
+    path = midgame(tmp_path)
+    before = path.read_bytes()
+    r = CliRunner().invoke(main, ["hint", str(path), "--time", value])
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "--time" in lines[0]
+    assert path.read_bytes() == before

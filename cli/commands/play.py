@@ -2,7 +2,7 @@
 
 The game itself is a `cli.session.GameSession` (seats, AI turns, undo/redo, the record,
 autosave); this module is the terminal around it: the click command, prompts read with
-`input_fn`, rich rendering (the board from cli/render.py, the rest from cli/panels.py), a spinner
+`input_fn`, rich rendering (the board from cli/render/, the rest from cli/panels.py), a spinner
 while an AI thinks, and saving on Ctrl-C, end of input and `quit`.  `TerminalGame` takes its
 input function and console from the caller, so tests drive whole games with scripted answers.
 """
@@ -16,10 +16,11 @@ from rich.markup import escape
 
 from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
-from ekonos.rules import VARIANTS, Step
+from ekonos.rules import Step
 from search.bots import LEVELS, parse_spec
 
 from cli import render, storage
+from cli.options import level_option, seed_option, variant_option
 from cli.grammar import Command, interpret, legal_list
 from cli.panels import decisions_panel, full_list, hint_table, log_table, step_question
 from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFailed,
@@ -348,17 +349,13 @@ def _levels_text() -> str:
                       "  ekonos play --load ~/.local/share/ekonos/autosave.json")
 @click.option("--ai", type=click.IntRange(1, 5), default=None, metavar="N",
               help="AI opponents, 1-5 (default 3): a game of N+1 players.")
-@click.option("--level", type=click.IntRange(min(LEVELS), max(LEVELS)), default=None,
-              metavar="1-5",
-              help=f"AI strength (default 3): {_levels_text()}.  With --load: changes the "
+@level_option(help=f"AI strength (default 3): {_levels_text()}.  With --load: changes the "
                    "saved level.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Seed of the deals and the AI (default: random).")
+@seed_option(help="Seed of the deals and the AI (default: random).")
 @click.option("--name", default=None, help="Your name (default: You).")
 @click.option("--seat", type=click.IntRange(0, 5), default=None, metavar="K",
               help="Your seat, 0-N (default 0; seat order is turn order).")
-@click.option("--variant", type=click.Choice(VARIANTS), default=None,
-              help="Start-player rule of later rounds (default rulebook).")
+@variant_option(default=None, help="Start-player rule of later rounds (default rulebook).")
 @click.option("--load", "load", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Resume a game saved by `ekonos play` (or play on from any position file).")
 def play(ai, level, seed, name, seat, variant, load):

@@ -1,0 +1,64 @@
+"""`ekonos hint`: the search's advice on a position, for a person or a program (--json)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from cli.errors import load_position
+from cli.options import FiniteFloatRange, example, json_option, seed_option
+from search.analysis import analyse
+from search.bots import LEVELS, parse_spec
+
+#: The budget without --iterations or --time: that of level 4.
+_DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
+
+
+@click.command(epilog=example("ekonos hint game.json",
+                              "ekonos hint game.json --iterations 50000 --top 5 --json"))
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--iterations", "-i", type=click.IntRange(1), default=None,
+              help=f"Iteration budget (default {_DEFAULT_ITERATIONS}, level 4).")
+@click.option("--time", "-t", "seconds", type=FiniteFloatRange(0, min_open=True), default=None,
+              help="Think for this many seconds instead (not reproducible).")
+@click.option("--top", "-k", type=click.IntRange(1), default=3, show_default=True,
+              help="How many decisions to show.")
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+              help="Threads (one search tree each, merged).")
+@seed_option(default=0, help="Seed of the search.")
+@json_option("Print the advice as JSON.")
+def hint(file: str, iterations: int | None, seconds: float | None, top: int, workers: int,
+         seed: int, as_json: bool) -> None:
+    """Advise the seat to move in the position FILE.
+
+    Searches with information-set MCTS from what that seat can see only: the other hands in
+    the file are never read.  Shows the best decisions with their visits, expected win share,
+    expected final score and the expected continuation.
+    """
+    if iterations is not None and seconds is not None:
+        raise click.UsageError("--iterations and --time cannot be used together: choose one budget")
+    state = load_position(Path(file))
+    result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
+                     seed=seed)
+    if as_json:
+        click.echo(json.dumps({k: result[k] for k in ("to_move", "step", "moves")}, indent=2))
+        return
+    out = Console()
+    # a name is text, never markup
+    out.print(f"[bold]{escape(result['player'])}[/] (seat {result['to_move']}) to decide, "
+              f"step [bold]{result['step']}[/], {result['iterations']} iterations")
+    table = Table(show_edge=False)
+    for col in ("#", "move", "visits", "win", "score", "expected continuation"):
+        left = col in ("move", "expected continuation")
+        table.add_column(col, justify="left" if left else "right")
+    for i, m in enumerate(result["moves"], 1):
+        win = "—" if m["win"] is None else f"{m['win']:.1%}"
+        score = "—" if m["score"] is None else f"{m['score']:.1f}"
+        table.add_row(str(i), Text(m["move"]), str(m["visits"]), win, score,
+                      Text(", ".join(m["line"])))
+    out.print(table)
