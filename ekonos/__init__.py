@@ -1,7 +1,7 @@
 """Ekonos: the game (rules, state, notation, position files).  Knows nothing of search or CLI."""
 from ekonos.errors import (EkonosError, IllegalMoveError, InvalidMoveError, MoveError,
                            PositionError)
-from ekonos.position import load_file, save_file
+from ekonos.files import load_file, save_file
 from ekonos.rules import COMPANIES, DECK, PLAYER_TABLE
 from ekonos.state import State
 

@@ -1,33 +1,27 @@
-"""Position files (POSITION.md, format version 1): save, load, validate.
+"""Positions as data (POSITION.md, format version 1): a state to the file's dict and back.
 
-Loading checks the contract and that the state is possible; every refusal is a PositionError
-naming the field and the reason.  Saving is atomic (write a temporary file, then rename), so a
-file is never left half-written.  Added fields (allowed by the contract): `players[i].hand_size`
+`state_from_dict` checks the contract and that the state is possible; every refusal is a
+PositionError naming the field and the reason.  Reading and writing files (size cap, JSON
+decoding, atomic saves) is `ekonos/files.py`.  Added fields (allowed by the contract): `players[i].hand_size`
 always, `rng` (the exact random state, so a saved game continues identically), `turn.company`
 in the successor step, and `turn.expansion` with only `company` in the expand-choice step.
 """
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
 
 from ekonos import _core
 from ekonos.errors import PositionError
-from ekonos.state import check_names
 from ekonos.moves import Move
+from ekonos.names import check_names
 from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM_CARDS,
                           NUM_SPACES, PLAYER_TABLE, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS,
-                          VARIANTS)
+                          VARIANTS, Step)
 
 FORMAT = "ekonos-position"
 VERSION = 1
 STEPS = _core.STEP_NAMES
 MASK64 = 2**64 - 1
-#: The largest position file read (bytes; for `State.from_json`, characters).  A real position is
-#: a few KB, a game saved by `ekonos play` with its record some tens of KB.
-MAX_FILE_BYTES = 1 << 20
 #: The board's keys: the canonical decimal text of each space number, nothing else.
 SPACE_KEYS = {str(sp): sp for sp in range(1, NUM_SPACES + 1)}
 
@@ -42,7 +36,7 @@ def _bits(mask: int) -> list[int]:
 def state_to_dict(st) -> dict:
     f = st._fields()
     n = f["nplayers"]
-    step = STEPS[f["step"]]
+    step = Step(f["step"])
     players = []
     for q in range(n):
         known = st.hand_known(q)
@@ -55,15 +49,15 @@ def state_to_dict(st) -> dict:
             board[str(sp + 1)] = COMPANIES[c] + ("!" if f["protected"] >> sp & 1 else "")
     board = dict(sorted(board.items(), key=lambda kv: int(kv[0])))
     turn = None
-    if step not in ("card", "over"):
+    if step not in (Step.CARD, Step.OVER):
         turn = {"player": f["turn_player"], "card": f["turn_card"] + 1, "sold": bool(f["sold"])}
-        if step == "expand-choice":
+        if step is Step.EXPAND_CHOICE:
             turn["expansion"] = {"company": COMPANIES[f["xcompany"]]}
-        elif step == "expand":
+        elif step is Step.EXPAND:
             turn["expansion"] = {"company": COMPANIES[f["xcompany"]],
                                  "actions_left": f["xactions_left"],
                                  "from": [sp + 1 for sp in _bits(f["xfrom"])]}
-        elif step == "successor":
+        elif step is Step.SUCCESSOR:
             turn["company"] = COMPANIES[f["xcompany"]]
             turn["candidates"] = _bits(f["candidates"])
     return {
@@ -73,8 +67,8 @@ def state_to_dict(st) -> dict:
         "players": players,
         "round": f["round"],
         "start_player": f["start_player"],
-        "to_move": None if step == "over" else f["to_move"],
-        "step": step,
+        "to_move": None if step is Step.OVER else f["to_move"],
+        "step": str(step),
         "board": board,
         "growth": {COMPANIES[c]: f["growth"][c] for c in range(6)},
         "shares": {COMPANIES[c]: [f["shares"][q][c] for q in range(n)] for c in range(6)},
@@ -87,97 +81,10 @@ def state_to_dict(st) -> dict:
     }
 
 
-def save_file(st, path: str | os.PathLike) -> None:
-    """Write the position atomically: a reader sees the old file or the new one, never a mix."""
-    path = Path(path)
-    text = st.to_json(indent=2) + "\n"
-    try:                        # keep the mode of the file we replace, else the umask's default
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 # ---------------------------------------------------------------------------------------------
 # Load
 
-def load_text(cls, text: str | bytes):
-    """Decode a position from JSON text (PositionError for anything but a possible position)."""
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError:
-            raise PositionError("", "not UTF-8 text") from None
-    if not isinstance(text, str):
-        raise PositionError("", f"a position is JSON text, got {type(text).__name__}")
-    if len(text) > MAX_FILE_BYTES:
-        raise PositionError("", f"{len(text)} characters; a position is at most "
-                            f"{MAX_FILE_BYTES} (1 MiB)")
-    try:
-        data = json.loads(text, object_pairs_hook=_object)
-    except json.JSONDecodeError as e:
-        raise PositionError("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") \
-            from None
-    except PositionError:
-        raise
-    except RecursionError:
-        raise PositionError("", "not valid JSON for a position: nested too deeply") from None
-    except ValueError as e:        # e.g. an integer longer than Python's digit limit
-        reason = "a number is too long" if "digits" in str(e) else _show(str(e), 60)
-        raise PositionError("", f"not valid JSON for a position: {reason}") from None
-    return state_from_dict(cls, data)
-
-
-def _object(pairs: list) -> dict:
-    """json object hook: a key given twice is refused (JSON would keep the last silently)."""
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set = set()
-        key = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise PositionError("", f"the key {_show(key)} appears twice in one object")
-    return obj
-
-
-def load_file(cls, path: str | os.PathLike):
-    """Read and decode a position file; at most MAX_FILE_BYTES are read, so a device or a huge
-    file is refused at once."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise PositionError("", f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PositionError("", f"{path}: is a directory") from None
-    except OSError as e:
-        raise PositionError("", f"{path}: {e.strerror}") from None
-    except ValueError as e:        # a path with a NUL byte
-        raise PositionError("", f"{_show(str(path))}: {e}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise PositionError("", f"{path}: larger than {MAX_FILE_BYTES} bytes (1 MiB); a "
-                            "position file is a few KB")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise PositionError("", f"{path}: not UTF-8 text") from None
-    return load_text(cls, text)
-
-
-def _show(value, width: int = 40) -> str:
+def quote_value(value, width: int = 40) -> str:
     """A value of the file as JSON (ASCII, one line), cut to `width` characters, for messages."""
     try:
         text = json.dumps(value, ensure_ascii=True)
@@ -188,7 +95,7 @@ def _show(value, width: int = 40) -> str:
 
 def _int(value, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(field, f"must be an integer, got {_show(value)}")
+        raise PositionError(field, f"must be an integer, got {quote_value(value)}")
     if not low <= value <= high:
         raise PositionError(field, f"must be {low}-{high}, got {value}")
     return value
@@ -201,7 +108,7 @@ def _seat_or_null(value, field: str, n: int) -> int:
 def _company(value, field: str) -> int:
     if not isinstance(value, str) or value not in COMPANIES:
         raise PositionError(field, f"must be a company name ({', '.join(COMPANIES)}), "
-                            f"got {_show(value)}")
+                            f"got {quote_value(value)}")
     return COMPANIES.index(value)
 
 
@@ -211,7 +118,7 @@ def _per_company(data: dict, key: str) -> dict:
         raise PositionError(key, "must be an object with one entry per company")
     unknown = set(obj) - set(COMPANIES)
     if unknown:
-        raise PositionError(key, f"unknown company {_show(sorted(unknown)[0])}")
+        raise PositionError(key, f"unknown company {quote_value(sorted(unknown)[0])}")
     missing = [c for c in COMPANIES if c not in obj]
     if missing:
         raise PositionError(key, f"missing company {missing[0]}")
@@ -223,12 +130,12 @@ def state_from_dict(cls, data):
     if not isinstance(data, dict):
         raise PositionError("", "a position file is a JSON object")
     if data.get("format") != FORMAT:
-        raise PositionError("format", f"must be {FORMAT!r}, got {_show(data.get('format'))}")
+        raise PositionError("format", f"must be {FORMAT!r}, got {quote_value(data.get('format'))}")
     if type(data.get("version")) is not int or data["version"] != VERSION:  # not true, 1.0
-        raise PositionError("version", f"must be {VERSION}, got {_show(data.get('version'))}")
+        raise PositionError("version", f"must be {VERSION}, got {quote_value(data.get('version'))}")
     variant = data.get("variant", "rulebook")
     if variant not in VARIANTS:
-        raise PositionError("variant", f"must be one of {', '.join(VARIANTS)}, got {_show(variant)}")
+        raise PositionError("variant", f"must be one of {', '.join(VARIANTS)}, got {quote_value(variant)}")
 
     players = data.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
@@ -267,8 +174,9 @@ def state_from_dict(cls, data):
     start = _int(data.get("start_player"), "start_player", 0, n - 1)
     step_name = data.get("step")
     if step_name not in STEPS:
-        raise PositionError("step", f"must be one of {', '.join(STEPS)}, got {_show(step_name)}")
-    step = STEPS.index(step_name)
+        raise PositionError("step", f"must be one of {', '.join(STEPS)}, got {quote_value(step_name)}")
+    kind = Step.from_text(step_name)
+    step = int(kind)
 
     # map
     board = data.get("board")
@@ -278,11 +186,11 @@ def state_from_dict(cls, data):
     protected = 0
     for key, value in board.items():
         if key not in SPACE_KEYS:     # only "1".."36": "01", "+1", " 1", "\u00b2" would alias
-            raise PositionError("board", f"{_show(key)} is not a space number 1-{NUM_SPACES} "
+            raise PositionError("board", f"{quote_value(key)} is not a space number 1-{NUM_SPACES} "
                                 "(written without sign, spaces or leading zeros)")
         sp = SPACE_KEYS[key] - 1
         if not isinstance(value, str):
-            raise PositionError(f"board.{key}", f"must be a company name, got {_show(value)}")
+            raise PositionError(f"board.{key}", f"must be a company name, got {quote_value(value)}")
         prot = value.endswith("!")
         c = _company(value[:-1] if prot else value, f"board.{key}")
         tiles[c] |= 1 << sp
@@ -326,7 +234,7 @@ def state_from_dict(cls, data):
     turn = data.get("turn")
     turn_player, turn_card, sold = -1, -1, 0
     xcompany, xleft, xfrom, candidates = -1, 0, 0, 0
-    if step_name in ("card", "over"):
+    if kind in (Step.CARD, Step.OVER):
         if turn is not None:
             raise PositionError("turn", f"must be null at the {step_name} step")
     else:
@@ -341,10 +249,10 @@ def state_from_dict(cls, data):
         if not isinstance(sold_v, bool):
             raise PositionError("turn.sold", "must be true or false")
         sold = int(sold_v)
-        if sold and step_name in ("expand-choice", "expand"):
+        if sold and kind in (Step.EXPAND_CHOICE, Step.EXPAND):
             raise PositionError("turn.sold", "must be false while the card's growth is "
                                 "resolved: a turn sells only after its card (R7)")
-        if step_name in ("expand-choice", "expand"):
+        if kind in (Step.EXPAND_CHOICE, Step.EXPAND):
             exp = turn.get("expansion")
             if not isinstance(exp, dict):
                 raise PositionError("turn.expansion", f"the {step_name} step needs the expansion")
@@ -353,10 +261,10 @@ def state_from_dict(cls, data):
                 grows = " or ".join(COMPANIES[b] for b in DECK[turn_card].bottom)
                 raise PositionError("turn.expansion.company", f"card {turn_card + 1} grows only "
                                     f"{grows}, so {COMPANIES[xcompany]} cannot be expanding")
-            if step_name == "expand-choice" and growth[xcompany] != 4:
+            if kind is Step.EXPAND_CHOICE and growth[xcompany] != 4:
                 raise PositionError(f"growth.{COMPANIES[xcompany]}",
                                     "must be 4 while its president chooses to expand or wait")
-            if step_name == "expand":
+            if kind is Step.EXPAND:
                 if growth[xcompany] not in (4, 6):
                     raise PositionError(f"growth.{COMPANIES[xcompany]}",
                                         "must be 4 or 6 during its expansion")
@@ -372,7 +280,7 @@ def state_from_dict(cls, data):
                                             f"{COMPANIES[xcompany]} at the start, so it still does")
                     xfrom |= 1 << sp
                 _check_expansion(xcompany, tiles[xcompany], protected, xfrom, most - xleft)
-        if step_name == "successor":
+        if kind is Step.SUCCESSOR:
             xcompany = _company(turn.get("company"), "turn.company")
             if president[xcompany] != turn_player:
                 raise PositionError(f"president.{COMPANIES[xcompany]}", "in the successor step "
@@ -389,12 +297,12 @@ def state_from_dict(cls, data):
                                     "most shares, holding more than the seller")
             if not sold:
                 raise PositionError("turn.sold", "must be true in the successor step")
-        if step_name == "sell" and sold:
+        if kind is Step.SELL and sold:
             raise PositionError("turn.sold", "must be false in the sell step")
 
     # growth 6 exists only while the company expands
     for c in range(6):
-        if growth[c] == 6 and not (step_name == "expand" and xcompany == c):
+        if growth[c] == 6 and not (kind is Step.EXPAND and xcompany == c):
             raise PositionError(f"growth.{COMPANIES[c]}", "is 6 only during its expansion")
 
     # presidents (R18)
@@ -407,7 +315,7 @@ def state_from_dict(cls, data):
             continue
         if p < 0:
             raise PositionError(f"president.{name}", "a column with shares has a president")
-        if step_name == "successor" and c == xcompany:
+        if kind is Step.SUCCESSOR and c == xcompany:
             continue  # the seller keeps it until they choose
         if col[p] < 1 or col[p] < max(col):
             raise PositionError(f"president.{name}", f"player {p} holds {col[p]} shares but "
@@ -432,17 +340,17 @@ def state_from_dict(cls, data):
         if sizes[q] != expect:
             raise PositionError(f"players[{q}].hand", f"{sizes[q]} cards, but {played} cards "
                                 f"played this round from start player {start} leave {expect}")
-    if step_name == "over":
+    if kind is Step.OVER:
         if rnd != table.rounds or played != n * table.cards:
             raise PositionError("step", "the game is over only after every card of the last round")
         if data.get("to_move") is not None:
             raise PositionError("to_move", "must be null when the game is over")
         to_move = -1
     else:
-        if played == n * table.cards and step_name == "card":
+        if played == n * table.cards and kind is Step.CARD:
             raise PositionError("step", "every card of the round is played; no card step")
         to_move = _int(data.get("to_move"), "to_move", 0, n - 1)
-        if step_name == "card":
+        if kind is Step.CARD:
             expect_p = (start + played) % n
             if to_move != expect_p:
                 raise PositionError("to_move", f"seat {expect_p} plays next in this round, "
@@ -453,7 +361,7 @@ def state_from_dict(cls, data):
             if turn_player != expect_p:
                 raise PositionError("turn.player", f"seat {expect_p} played the last card, "
                                     f"not {turn_player}")
-            if step_name in ("expand-choice", "expand"):
+            if kind in (Step.EXPAND_CHOICE, Step.EXPAND):
                 decides = president[xcompany] if president[xcompany] >= 0 else turn_player
                 if to_move != decides:
                     raise PositionError("to_move", f"the {COMPANIES[xcompany]} expansion is "

@@ -16,7 +16,7 @@ import pytest
 from helpers import position
 
 from ekonos import PositionError, State, load_file
-from ekonos.position import MAX_FILE_BYTES
+from ekonos.files import MAX_FILE_BYTES
 
 
 def valid() -> dict:

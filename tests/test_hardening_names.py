@@ -1,6 +1,6 @@
 """Issue 9, defect 5 (the game layer's part): one validator of player names for every entry.
 
-`ekonos.state.check_names` serves `State.new` (hence the CLI's `--name`/`--names`) and position
+`ekonos.names.check_names` serves `State.new` (hence the CLI's `--name`/`--names`) and position
 files.  Decision: names are *trimmed* (surrounding whitespace removed, the trimmed name kept)
 at every entry; then 1-40 characters, no control / surrogate / line-break / bidirectional
 control characters, not a number, and distinct after NFKC normalisation and case-folding.
@@ -14,7 +14,7 @@ import pytest
 from helpers import position
 
 from ekonos import EkonosError, PositionError, State
-from ekonos.state import MAX_NAME_LENGTH, check_names, name_problem
+from ekonos.names import MAX_NAME_LENGTH, check_names, name_problem
 
 BAD = [
     # (name, words of the reason)
