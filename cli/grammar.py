@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ekonos import State
 from ekonos.errors import IllegalMoveError, InvalidMoveError
 from ekonos.moves import Move, MoveKind
-from ekonos.notation import parse_company
+from ekonos.notation import is_number, parse_company, parse_number
 from ekonos.rules import COMPANIES, DECK, NUM_SPACES, Company, Step
 
 COMMANDS = ("help", "list", "hint", "undo", "redo", "save", "show", "log", "quit")
@@ -89,7 +89,7 @@ def interpret(text: str, state: State) -> Command | Move:
     name = COMMAND_ALIASES.get(first, first)
     if name in COMMANDS:
         return Command(name, " ".join(text.strip().split()[1:]))
-    if len(words) == 1 and re.fullmatch(r"#?\d+", first):
+    if len(words) == 1 and re.fullmatch(r"#?[0-9]{1,9}", first):
         options = legal_list(state)
         n = int(first.lstrip("#"))
         if not 1 <= n <= len(options):
@@ -124,7 +124,7 @@ def _canonical_other(words: list[str], step: Step) -> str:
     elif step is Step.SUCCESSOR:
         if verb in ("successor", "succ", "su") and len(args) == 1:
             return f"successor {args[0]}"
-        if len(words) == 1 and not verb.isdigit():
+        if len(words) == 1 and not is_number(verb):
             return f"successor {verb}"
     return " ".join(words)
 
@@ -156,7 +156,7 @@ def _interpret_card(text: str, words: list[str], state: State) -> Move:
                 words = ["play", words[1], str(v), words[3]]
         return state.parse_move(" ".join(words))
     ref = None
-    if re.fullmatch(r"#?\d+", words[0]):
+    if re.fullmatch(r"#?[0-9]{1,9}", words[0]):
         ref, words = words[0], words[1:]
     if not words:
         raise InvalidMoveError(text, "after the card say what to do: place SPACE, protect SPACE "
@@ -180,14 +180,12 @@ def _interpret_card(text: str, words: list[str], state: State) -> Move:
             raise InvalidMoveError(text, "expected `grow COMPANY` (e.g. `g crown`)")
         company = Company(parse_company(args[0], text))
     else:
-        if len(args) == 2 and not args[0].isdigit():
+        if len(args) == 2 and not is_number(args[0]):
             company = Company(parse_company(args[0], text))
             args = args[1:]
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not is_number(args[0]):
             raise InvalidMoveError(text, f"expected `{verb} SPACE` (a space number 1-36)")
-        space = int(args[0])
-        if not 1 <= space <= NUM_SPACES:
-            raise InvalidMoveError(text, f"space {space} does not exist (1-36)")
+        space = parse_number(args[0], "space", 1, NUM_SPACES, text)
         if verb is MoveKind.PROTECT and company is None:
             owner = state.owner(space)
             if owner is None:

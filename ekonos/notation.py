@@ -6,6 +6,8 @@ sell/buy is the current step.  Legality is not judged here; see `State.parse_mov
 """
 from __future__ import annotations
 
+import re
+
 from ekonos.errors import InvalidMoveError
 from ekonos.moves import Move, MoveKind
 from ekonos.rules import COMPANIES, DECK, NUM_CARDS, NUM_SPACES, Company, Step
@@ -35,19 +37,29 @@ def parse_company(word: str, text: str = "") -> int:
     return matches[0]
 
 
+def is_number(word: str) -> bool:
+    """A number as notation writes it: the ASCII digits 0-9 only (`int()` would also take
+    `１４`, `١`, `1_4` and `+1`, which the notation does not)."""
+    return _DIGITS.fullmatch(word) is not None
+
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def parse_number(word: str, what: str, low: int, high: int, text: str) -> int:
-    try:
-        n = int(word)
-    except ValueError:
-        raise InvalidMoveError(text, f"{word!r} is not a {what} number ({low}-{high})") from None
+    if not is_number(word):
+        raise InvalidMoveError(text, f"{word!r} is not a {what} number ({low}-{high}, "
+                               "written with the digits 0-9)")
+    n = int(word) if len(word) <= 9 else high + 1     # no digit-limit error on absurd input
     if not low <= n <= high:
-        raise InvalidMoveError(text, f"{what} {n} does not exist ({low}-{high})")
+        raise InvalidMoveError(text, f"{what} {word[:12]}{'...' if len(word) > 12 else ''} does "
+                               f"not exist ({low}-{high})")
     return n
 
 
 def parse_player(word: str, names: list[str], text: str) -> int:
     """Seat by index or by name (any case, unambiguous prefix)."""
-    if word.isdigit():
+    if is_number(word) or word.isdigit():      # a seat, or an odd numeral parse_number refuses
         return parse_number(word, "seat", 0, len(names) - 1, text)
     w = word.lower()
     exact = [i for i, n in enumerate(names) if n.lower() == w]

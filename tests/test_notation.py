@@ -13,7 +13,7 @@ from helpers import load, position, texts
 from reference import COMPANIES, DECK
 
 from ekonos import IllegalMoveError, InvalidMoveError, MoveError, State
-from ekonos.notation import action_text, parse_action
+from ekonos.notation import action_text, parse_action, parse_move
 
 NAMES = ["Anna", "Bruno", "Chiara", "David", "Elena", "Felix"]
 
@@ -212,3 +212,13 @@ def test_any_text_is_a_legal_move_or_a_move_error(words, seed, pushes, noise):
         return
     assert a.action in st.legal_actions() and a in st.legal_moves
     assert st.parse_move(str(a)) == a
+
+
+@pytest.mark.parametrize("text", ["play １４ place 3", "play 14 place ١", "play 1_4 place 3",
+                                  "play 14 place +1", "play 14 place ²", "successor ２",
+                                  "play " + "9" * 5000 + " place 3"])
+def test_numbers_are_ascii_digits_only(text):
+    """int() reads full-width, Arabic-Indic and underscored numerals; the notation does not."""
+    with pytest.raises(InvalidMoveError) as e:
+        parse_move(text, "card", ["Anna", "Bruno", "Chiara"])
+    assert len(e.value.reason) < 120

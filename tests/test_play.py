@@ -546,3 +546,14 @@ def test_a_record_whose_history_does_not_match_still_loads(tmp_path):
     assert "does not lead to this position" in loaded.console.export_text()
     assert loaded.state.to_dict() == State.from_dict(d).to_dict() and not loaded.session.decisions
     assert loaded.session.ply0 == d["play"]["ply0"] + 1
+
+
+def test_odd_numerals_at_the_prompt_are_refused_not_guessed():
+    """`１４`, `١` or `1_4` typed at the prompt ask again; they are never read as 14 or 1."""
+    from cli.grammar import interpret
+    st = State.new(2, seed=3)
+    card = st.hand(st.to_move)[0]
+    for text in (f"{card} p ١", f"{card} p +1", "１", "#１ g crown", f"play {card} place 1_0",
+                 "9" * 5000):
+        with pytest.raises(MoveError):
+            interpret(text, st)
