@@ -138,3 +138,17 @@ def test_hint_time_must_be_a_positive_finite_number(tmp_path, value):
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and "--time" in lines[0]
     assert path.read_bytes() == before
+
+
+def test_arena_help_lists_every_registered_bot_and_its_defaults():
+    """The arena's help comes from the bots' registration: a new bot or default shows by itself."""
+    from search.bots import BOTS, LEVELS
+    r = CliRunner().invoke(main, ["arena", "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    for name, cls in BOTS.items():
+        assert f"\n    {name} " in r.output, name
+        for field in getattr(cls, "Params", None).__dataclass_fields__.values() \
+                if getattr(cls, "Params", None) else ():
+            assert f"{field.name}=" in r.output, (name, field.name)
+    for level in LEVELS:
+        assert f"level{level}" in r.output

@@ -12,10 +12,10 @@ from rich.text import Text
 
 from cli.options import example, json_option, players_option, seed_option, variant_option
 from search.arena import run_arena
-from search.bots import parse_spec
+from search.bots import parse_spec, spec_help
 
 
-@click.command(epilog=example(
+@click.command(epilog="\b\n" + spec_help() + "\n\n" + example(
     "ekonos arena --players 2 --bot level3 --bot greedy --games 200 --workers 2",
     "ekonos arena -p 4 --bot level3 --bot greedy --bot greedy --bot greedy -n 40 --json"))
 @players_option("Players per game.")
@@ -33,10 +33,8 @@ def arena(players: int, bots: tuple[str, ...], games: int, seed: int, workers: i
 
     Games come in blocks of PLAYERS sharing one deal, every bot in every seat, so use a
     multiple of PLAYERS games.  For each bot: games, win share (ties split), its 95% Wilson
-    interval, mean score and mean rank.  The same command prints the same result.
-
-    Bot specs: random, greedy, flat:iterations=N, ismcts:iterations=N[,c=0.7][,workers=W],
-    level1-level5.
+    interval, mean score and mean rank.  The same command prints the same result.  The bots
+    and their parameters are listed below (from the bots' own registration).
     """
     for spec in bots:
         parse_spec(spec)
