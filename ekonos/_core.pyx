@@ -106,13 +106,17 @@ cdef inline int buy_check(const EkState* s, int p, int c, int tokens) noexcept n
     of who may buy: the move generator, the forced-step test and the reasons all call it.
     R17: the buy takes a token for the share, and one more for the presidency marker when it
     makes p president (R18a no president; R18b p's shares + 1 beat the president's, as buy()
-    decides); with 4-6 players the buyer may not end with more than TOKEN_LIMIT."""
-    cdef int col = ek_column(s, c), pres = s.president[c]
-    cdef int takes = 1 + (pres < 0 or (pres != p and s.shares[p][c] + 1 > s.shares[pres][c]))
+    decides); with 4-6 players the buyer may not end with more than TOKEN_LIMIT.  A buy takes at
+    most two tokens, so the marker is looked at only from TOKEN_LIMIT - 1 tokens on (the move
+    generator runs this for every company at every buy step)."""
+    cdef int col = ek_column(s, c), pres, takes
     if col >= MAX_SHARES:
         return WHY_COLUMN_FULL
-    if s.nplayers >= 4 and tokens + takes > TOKEN_LIMIT:
-        return WHY_TOKEN_LIMIT
+    if s.nplayers >= 4 and tokens >= TOKEN_LIMIT - 1:
+        pres = s.president[c]
+        takes = 1 + (pres < 0 or (pres != p and s.shares[p][c] + 1 > s.shares[pres][c]))
+        if tokens + takes > TOKEN_LIMIT:
+            return WHY_TOKEN_LIMIT
     if s.coins[p] < col + 1:
         return WHY_CANNOT_AFFORD
     return WHY_LEGAL
@@ -180,7 +184,7 @@ cdef int ek_legal(const EkState* s, int* out) noexcept nogil:
         out[n] = A_SELL_PASS
         n += 1
     elif s.step == STEP_BUY:                               # R16, R17
-        tokens = ek_tokens(s, p)
+        tokens = ek_tokens(s, p) if s.nplayers >= 4 else 0     # R17 binds 4-6 players
         for c in range(NCOMP):
             if buy_check(s, p, c, tokens) == WHY_LEGAL:
                 out[n] = A_BUY + c
@@ -342,7 +346,7 @@ cdef int ek_forced(const EkState* s) noexcept nogil:
                 return -1
         return A_SELL_PASS
     if s.step == STEP_BUY:
-        tokens = ek_tokens(s, p)
+        tokens = ek_tokens(s, p) if s.nplayers >= 4 else 0     # R17 binds 4-6 players
         for c in range(NCOMP):
             if buy_check(s, p, c, tokens) == WHY_LEGAL:
                 return -1
