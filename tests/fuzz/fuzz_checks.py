@@ -34,6 +34,8 @@ def differences(doc: dict, st: State) -> list[str]:
         if key in doc and _j(doc[key]) != _j(saved[key]):
             out.append(f"{key}: file {_j(doc[key])[:80]}, loaded {_j(saved[key])}")
     for q, (p, s) in enumerate(zip(doc["players"], saved["players"])):
+        if isinstance(p.get("name"), str) and p["name"].strip() == s["name"]:
+            p = dict(p, name=s["name"])          # a name may be trimmed (as --names is)
         for key in ("name", "coins", "hand_size"):
             if key in p and _j(p[key]) != _j(s[key]):
                 out.append(f"players[{q}].{key}: file {_j(p[key])[:80]}, loaded {_j(s[key])[:80]}")

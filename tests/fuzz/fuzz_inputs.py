@@ -7,6 +7,7 @@ negative, beyond 2**63, not a number): a correct program refuses it or answers a
 """
 from __future__ import annotations
 
+import math
 import re
 
 from hypothesis import strategies as st
@@ -183,3 +184,44 @@ def mostly(valid: list[str], odd: list[str]) -> st.SearchStrategy[str]:
     """An option value: usually a valid one (so the command runs), sometimes an odd one."""
     return st.one_of(st.sampled_from(valid), st.sampled_from(valid), st.sampled_from(valid),
                      st.sampled_from(odd))
+
+
+def spec_demands_refusal(spec: str) -> str | None:
+    """Why a correct `make_bot` must refuse `spec`, read with the documented grammar
+    (`name:key=value,key=value`, keys in any case), or None when the spec may be valid.  Only
+    values no reading can accept: a non-finite number, a negative or absurd budget, a search
+    without any budget, a number beyond what C integers hold (issue 9, defect 2)."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    values: dict[str, str] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq or key in values:
+            return None                 # refused for its syntax anyway, or ambiguous
+        values[key] = value.strip()
+    if name not in ("flat", "ismcts"):
+        return None
+
+    def number(key: str) -> float | None:
+        try:
+            return float(values[key]) if key in values else None
+        except ValueError:
+            return None
+
+    for key in ("c", "blend", "time"):
+        x = number(key)
+        if x is not None and not math.isfinite(x):
+            return f"{key}={values[key]} is not finite"
+    it, time = number("iterations"), number("time") or 0.0
+    if it is not None and (it < 0 or it >= 2**63 or (name == "flat" and it == 0)):
+        return f"iterations={values['iterations']}"
+    if time < 0:
+        return f"time={values['time']}"
+    if name == "ismcts" and it == 0 and time <= 0:
+        return "no positive iteration or time budget"
+    for key, low in (("workers", 1), ("group", -2**31)):
+        x = number(key)
+        if x is not None and (x < low or x >= 2**63):
+            return f"{key}={values[key]}"
+    return None

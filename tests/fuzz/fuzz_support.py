@@ -26,8 +26,6 @@ from hypothesis import HealthCheck, Phase, settings
 
 from ekonos.errors import EkonosError
 
-REPO = Path(__file__).resolve().parents[2]
-
 PROFILE = os.environ.get("EKONOS_FUZZ", "ci")
 if PROFILE not in ("ci", "fuzz", "debug"):
     raise RuntimeError(f"EKONOS_FUZZ must be ci, fuzz or debug, got {PROFILE!r}")
@@ -79,8 +77,6 @@ def found(kind: str) -> None:
 
 #: Bad input to the API: ValueError (EkonosError subclasses it) or IndexError, nothing else.
 API_ERRORS: tuple[type[BaseException], ...] = (EkonosError, ValueError, IndexError)
-#: An argument of the wrong Python type (a float seat) may also raise TypeError.
-WRONG_TYPE_ERRORS = API_ERRORS + (TypeError,)
 
 
 def api_call(entry: str, fn, *args, allowed: tuple = API_ERRORS, **kwargs):

@@ -107,12 +107,13 @@ def token_hoards(draw) -> dict:
 
 @st.composite
 def near_token_limit(draw) -> dict:
-    """A buy step with 4-6 players whose buyer has 16-18 tokens (shares and presidencies),
-    plenty of coins, and at least one company without shares (a buy there takes 2 tokens)."""
+    """A buy step with 4-6 players whose buyer has 16 or 17 tokens (shares and presidencies),
+    plenty of coins, and at least one company without shares (a buy there takes 2 tokens).
+    A buy into a column the buyer presides stays legal, so the step is a real decision."""
     doc = draw(positions("buy").filter(lambda d: len(d["players"]) >= TOKEN_PLAYERS))
     n = len(doc["players"])
     q = doc["to_move"]
-    target = draw(st.integers(TOKEN_LIMIT - 2, TOKEN_LIMIT))
+    target = draw(st.integers(TOKEN_LIMIT - 2, TOKEN_LIMIT - 1))
     owned = draw(st.lists(st.sampled_from(COMPANIES), min_size=2, max_size=4, unique=True))
     empty = draw(st.sampled_from([c for c in COMPANIES if c not in owned]))
     shares = target - len(owned)            # one marker per owned company

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ekonos import State
+from ekonos import State, load_file
 from fuzz_checks import differences, name_problem, summary_agrees
 from fuzz_docs import Raw, damaged_files, dumps, mutated_positions, name_payloads, \
     named_positions, positions
@@ -38,10 +38,15 @@ FAMILIES = {
 
 
 def _api_loads(data: bytes) -> State | None:
-    try:
-        return State.from_json(data.decode("utf-8"))
-    except (ValueError, IndexError, RecursionError, MemoryError):   # UnicodeDecodeError too
-        return None
+    """What the API makes of a file holding `data` (`load_file`, as the commands use), or None
+    when it refuses it.  Errors the API must not raise are test_fuzz_positions' business."""
+    with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:
+        path = Path(tmp) / "api.json"
+        path.write_bytes(data)
+        try:
+            return load_file(State, path)
+        except (ValueError, IndexError, RecursionError, MemoryError):
+            return None
 
 
 def _shown_name(st_: State) -> str | None:
@@ -57,7 +62,7 @@ def _shown_name(st_: State) -> str | None:
 
 @pytest.mark.parametrize("family", sorted(FAMILIES) + ["damaged"])
 @pytest.mark.parametrize("as_json", [False, True], ids=["show", "show-json"])
-@fuzz_settings(ci=20)
+@fuzz_settings(ci=30)
 @given(data=st.data())
 def test_show(family, as_json, data):
     """`show FILE` / `show --json FILE` on valid, mutated, named, impossible and damaged files."""
@@ -96,7 +101,7 @@ def test_show(family, as_json, data):
 OUT_MODES = ("new", "existing", "stdout", "in-place")
 
 
-@fuzz_settings(ci=100)
+@fuzz_settings(ci=150)
 @given(data=st.data())
 def test_apply(data):
     """`apply FILE MOVE... [-o OUT]`: moves from the legal list, changed or made up; OUT new,
@@ -172,14 +177,15 @@ def new_options(draw) -> tuple[str, str | None]:
     return players, ",".join(names)
 
 
-@fuzz_settings(ci=50)
+@fuzz_settings(ci=60)
 @given(options=new_options(),
-       seed=st.one_of(st.none(), mostly(VALID_SEEDS, SEED_TEXTS)),
+       seed=mostly(VALID_SEEDS, SEED_TEXTS),
        variant=st.one_of(st.none(), mostly(["rulebook", "bga"], VARIANT_TEXTS)),
        existing=st.booleans())
 def test_new(options, seed, variant, existing):
-    """`new -p N [--seed S] [--names ...] [--variant V] -o OUT` with odd values and payload
-    names; an existing OUT is never overwritten; a game written loads and `show` shows it."""
+    """`new -p N --seed S [--names ...] [--variant V] -o OUT` with odd values and payload
+    names; an existing OUT is never overwritten; a game written loads and `show` shows it.
+    (Always a seed: without one the deal, so who is shown first, would change between runs.)"""
     with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:
         folder = Path(tmp)
         out = folder / "new.json"

@@ -49,7 +49,7 @@ def test_every_pool_position_loads_and_is_possible():
                                          "successor", "over"}
 
 
-@fuzz_settings(ci=300)
+@fuzz_settings(ci=500)
 @given(doc=mutated_positions(), index=st.integers(0, 500))
 def test_field_mutations(doc, index):
     """Change, delete or retype any field at any depth; odd keys, numbers, duplicates, sizes."""
@@ -59,7 +59,7 @@ def test_field_mutations(doc, index):
         check_loaded(json.loads(text), st_, index)
 
 
-@fuzz_settings(ci=80)
+@fuzz_settings(ci=120)
 @given(doc=named_positions(), index=st.integers(0, 500))
 def test_name_payloads(doc, index):
     """Markup, surrogates, control characters, long names, duplicates after case-folding: a
@@ -75,7 +75,7 @@ def test_name_payloads(doc, index):
 
 
 @pytest.mark.parametrize("family", sorted(IMPOSSIBLE))
-@fuzz_settings(ci=25)
+@fuzz_settings(ci=40)
 @given(data=st.data())
 def test_impossible_positions(family, data):
     """Positions that pass every field check yet cannot arise (issue 9, defect 6): each family
@@ -101,7 +101,7 @@ def test_token_limit_on_buy(doc):
                              f"buy past the limit: {bad[:3]}")
 
 
-@fuzz_settings(ci=120)
+@fuzz_settings(ci=150)
 @given(data=damaged_files())
 def test_damaged_text(tmp_path_factory, data):
     """Truncated, flipped, nested, non-UTF-8 and oversized text: `load_file` and `from_json`

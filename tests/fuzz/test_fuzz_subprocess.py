@@ -108,7 +108,7 @@ def _check_api(cases: list[dict], results: list[dict], failures: Failures) -> No
                          f"(allowed: {allowed})")
 
 
-@fuzz_settings(ci=2, shrink=False)
+@fuzz_settings(ci=3, shrink=False)
 @given(cases=batches(api_cases(), 60))
 @example(cases=Batch([{"kind": "api", "players": 3, "seed": 5, "method": m, "args": a,
                  "wrong_type": False}
@@ -154,7 +154,7 @@ def bot_cases(draw) -> dict:
             "choose": True, "pool": draw(st.sampled_from(_searchable()))}
 
 
-@fuzz_settings(ci=2, shrink=False)
+@fuzz_settings(ci=3, shrink=False)
 @given(cases=batches(bot_cases(), 30))
 @example(cases=Batch([{"kind": "bot", "spec": s, "seed": 0, "choose": True,
                  "pool": _searchable()[0]}
@@ -232,7 +232,7 @@ def hint_args(draw) -> list[str]:
     return args + draw(st.sampled_from([[], ["--json"], ["-k", "1"]]))
 
 
-@fuzz_settings(ci=1, shrink=False)
+@fuzz_settings(ci=2, shrink=False)
 @given(args=batches(hint_args(), 16), docs=batches(st.sampled_from(_searchable()), 16))
 @example(args=Batch([["-i", "1", "-w", "4"], ["-i", "5", "-w", "6"], ["-i", "1", "-w", "2"],
                ["-t", "nan"], ["-t", "inf"], ["-i", "99999999999999999999"]] * 2),
