@@ -5,8 +5,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-GENERATED := ekonos/_core.c search/_ismcts.c
-
 .PHONY: play test bench build clean debug release fuzz
 
 play: build
@@ -43,17 +41,18 @@ fuzz: build
 # wraparound, C assertions, -O0 -g) and, where the compiler has it, -fsanitize=bounds, which
 # stops the process with a message on an out-of-range index into a C array.  The generated C
 # is deleted first: cythonize regenerates it only when a .pyx is newer, so the checks would
-# otherwise silently stay off.  `make release` returns to the fast build.
-SANITIZE := $(shell echo 'int main(void){return 0;}' | $${CC:-cc} -x c -fsanitize=bounds - \
+# otherwise silently stay off.  `make release` returns to the fast build (`make build` alone
+# keeps whichever build is there).
+SANITIZE = $(shell echo 'int main(void){return 0;}' | $${CC:-cc} -x c -fsanitize=bounds - \
 	-o /dev/null 2>/dev/null && echo -fsanitize=bounds -fno-sanitize-recover=bounds)
 
 debug: $(STAMP)
-	rm -f $(GENERATED)
+	rm -f ekonos/*.c search/*.c
 	EKONOS_DEBUG=1 CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" \
 		$(BIN)/python setup.py -q build_ext --inplace --force
 
 release: $(STAMP)
-	rm -f $(GENERATED)
+	rm -f ekonos/*.c search/*.c
 	$(BIN)/python setup.py -q build_ext --inplace --force
 
 clean:

@@ -78,7 +78,7 @@ def odd_key_variants(key: str) -> list[str]:
     """Keys that look like `key` (other spellings of a number, other case, spaces)."""
     out = [key.upper(), key.lower(), key.capitalize(), f" {key}", f"{key} ", key + "!",
            key[:3], key * 2]
-    if key.isdigit():
+    if key.isdigit() and len(key) < 20:      # (a 5,000-digit literal has no small variants)
         n = int(key)
         out += ["0" + key, "00" + key, "+" + key, key + ".0", "_".join(key) if len(key) > 1
                 else key + "_0", to_digits(key, 0x660), to_digits(key, 0xFF10),
