@@ -78,7 +78,7 @@ def odd_key_variants(key: str) -> list[str]:
     """Keys that look like `key` (other spellings of a number, other case, spaces)."""
     out = [key.upper(), key.lower(), key.capitalize(), f" {key}", f"{key} ", key + "!",
            key[:3], key * 2]
-    if key.isdigit() and len(key) < 20:      # (a 5,000-digit literal has no small variants)
+    if key.isdecimal() and len(key) < 20:      # (a 5,000-digit literal has no small variants)
         n = int(key)
         out += ["0" + key, "00" + key, "+" + key, key + ".0", "_".join(key) if len(key) > 1
                 else key + "_0", to_digits(key, 0x660), to_digits(key, 0xFF10),
@@ -89,13 +89,13 @@ def odd_key_variants(key: str) -> list[str]:
 def to_digits(text: str, zero: int) -> str:
     """ASCII digits -> the same number in another script (Arabic-Indic 0x660, full-width 0xFF10,
     Devanagari 0x966): `int()` reads them all; `str.isdigit()` says True."""
-    return "".join(chr(zero + int(c)) if c.isdigit() else c for c in text)
+    return "".join(chr(zero + int(c)) if c.isdecimal() else c for c in text)
 
 
 def superscript(text: str) -> str:
     """Digits -> superscripts: `isdigit()` is True, `int()` refuses them."""
     sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-    return "".join(sup[int(c)] if c.isdigit() else c for c in text)
+    return "".join(sup[int(c)] if c.isdecimal() else c for c in text)
 
 
 # ---------------------------------------------------------------------------------------------
