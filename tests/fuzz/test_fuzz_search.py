@@ -105,10 +105,17 @@ def test_arena(players, bots, games, workers, seed, variant, as_json):
 @given(doc=st.one_of(positions(), named_positions(), mutated_positions()),
        seat=st.one_of(st.none(), st.sampled_from(["0", "1", "5", "-1", "x", "99999999999"])),
        typed=st.sampled_from(["quit\n", "", "list\nquit\n", "help\nq\n", "undo\nquit\n",
-                              "\x00\nquit\n", "play １ place ٣\nquit\n", "save\nquit\n"]))
+                              "\x00\nquit\n", "play １ place ٣\nquit\n", "save\nquit\n",
+                              "save {in}\nquit\n", "save {in}\nn\nquit\n",
+                              "save {tmp}/nowhere/deeper/x.json\nquit\n",
+                              "save {in}/x.json\nquit\n", "save {tmp}/in\nquit\n"]))
+@example(doc=fresh(_CARD_STEP), seat=None, typed="save {in}\nquit\n")
+@example(doc=fresh(_CARD_STEP), seat=None, typed="save {tmp}/nowhere/deeper/x.json\nquit\n")
+@example(doc=fresh(_CARD_STEP), seat=None, typed="save {in}/x.json\nquit\n")
 def test_play_load(doc, seat, typed):
-    """`play --load FILE --level 1 [--seat K]` then a few commands: the loaded file is never
-    changed; the game is saved in the data folder only."""
+    """`play --load FILE --level 1 [--seat K]` then a few commands, `save` among them: the
+    loaded file is never replaced without a yes, no folder is created (issue 9, defect 8); the
+    game is saved in the data folder only."""
     text = dumps(doc)
     try:
         to_move = State.from_json(text).to_move
@@ -125,9 +132,14 @@ def test_play_load(doc, seat, typed):
             seat = str(to_move)        # the person decides first: no AI search before `quit`
         if seat is not None:
             args += ["--seat", seat]
+        typed = typed.format(tmp=tmp, **{"in": path})
         run_cli(args, "cli play --load", input=typed,
                 env={"EKONOS_DATA_DIR": str(Path(tmp) / "data")})
         after = snapshot(folder)
+        made = sorted(p.name for p in Path(tmp).iterdir())
+    if made != ["data", "in"] and made != ["in"]:
+        found("modified file")
+        raise AssertionError(f"play created {sorted(set(made) - {'data', 'in'})} in {tmp}")
     assert_unchanged("play --load", before, after, ["in.json"])
     assert_no_strays("play --load", before, after)
 
