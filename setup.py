@@ -16,7 +16,7 @@ DIRECTIVES = {
     "wraparound": DEBUG,
     "initializedcheck": DEBUG,
     "cdivision": not DEBUG,
-    "nonecheck": DEBUG,
+    "nonecheck": False,           # needs the GIL: not allowed in the search's nogil methods
     "embedsignature": True,
 }
 CFLAGS = ["-O0", "-g"] if DEBUG else ["-O3"]
