@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ekonos import State
 from ekonos.errors import IllegalMoveError, InvalidMoveError
 from ekonos.moves import Move, MoveKind
-from ekonos.notation import is_number, parse_company, parse_number
+from ekonos.notation import is_number, move_words, parse_company, parse_number
 from ekonos.rules import COMPANIES, DECK, NUM_SPACES, Company, Step
 
 COMMANDS = ("help", "list", "hint", "undo", "redo", "save", "show", "log", "quit")
@@ -82,13 +82,14 @@ def legal_list(state: State) -> list[Move]:
 
 def interpret(text: str, state: State) -> Command | Move:
     """What the person typed -> a Command or a legal Move (MoveError otherwise)."""
-    words = text.strip().lower().split()
+    words = move_words(text)
     if not words:
         raise InvalidMoveError(text, "type a decision, a number from the list, or `help`")
     first = words[0]
     name = COMMAND_ALIASES.get(first, first)
     if name in COMMANDS:
-        return Command(name, " ".join(text.strip().split()[1:]))
+        rest = re.split(r"[ \t\r\n]+", text.strip(" \t\r\n"), maxsplit=1)   # case kept: FILE
+        return Command(name, rest[1] if len(rest) > 1 else "")
     if len(words) == 1 and re.fullmatch(r"#?[0-9]{1,9}", first):
         options = legal_list(state)
         n = int(first.lstrip("#"))

@@ -75,6 +75,12 @@ def parse_player(word: str, names: list[str], text: str) -> int:
                            + " or ".join(f"{i} {names[i]}" for i in matches) + "?")
 
 
+def move_words(text: str) -> list[str]:
+    """Lower-case words split on ASCII spaces and tabs only: a no-break space or another
+    Unicode space inside a move is not a separator (`sell\u00a0Panda` is one, unknown, word)."""
+    return [w for w in re.split(r"[ \t\r\n]+", text.lower()) if w]
+
+
 def parse_move(text: str, step: Step | str | None = None,
                names: list[str] | None = None) -> Move:
     """Text -> Move.  `step` (the position's step) is used only to read `pass`; `names` (the
@@ -82,7 +88,7 @@ def parse_move(text: str, step: Step | str | None = None,
 
     Raises InvalidMoveError for text that is not a move; legality is the position's business
     (`State.why_illegal`)."""
-    words = text.strip().lower().split()
+    words = move_words(text)
     if not words:
         raise InvalidMoveError(text, "empty move")
     verb, args = words[0], words[1:]

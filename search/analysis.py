@@ -13,6 +13,10 @@ from search.bots import ISMCTSBot, LEVELS, parse_spec
 
 DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
 MAX_LINE = 1000     # decisions of an expected continuation
+#: The least iteration budget of a hint, and of each of its workers.  A card turn is searched as
+#: the card, then its use (group=1): the first iterations only try the cards (up to 6), so a
+#: search of fewer than 7 iterations may end without a single real move to advise.
+MIN_ITERATIONS = 10
 
 
 def analyse(state: State, iterations: int | None = None, seconds: float | None = None,
@@ -38,8 +42,14 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
         raise EkonosError(f"line_length must be from 0 to {MAX_LINE}, got {line_length!r}")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
+    if iterations is not None and not isinstance(iterations, bool) and \
+            isinstance(iterations, int) and iterations < MIN_ITERATIONS:
+        raise EkonosError(f"iterations must be at least {MIN_ITERATIONS} for a hint, got "
+                          f"{iterations} (fewer may not reach a single decision)")
     budget = {"iterations": iterations} if seconds is None else {"time": seconds}
     bot = ISMCTSBot(workers=workers, **budget)   # SpecError (an EkonosError) if out of range
+    if iterations is not None and workers > iterations // MIN_ITERATIONS:   # each worker >= 10
+        bot = ISMCTSBot(workers=max(1, iterations // MIN_ITERATIONS), **budget)
     view = state.view(seat)
     if view.count_legal() == 1:   # cannot happen after auto-play, but keep the answer honest
         only = view.nth_legal(0)

@@ -1,5 +1,6 @@
 """Issue 9 defect 1: root-parallel workers never outnumber iterations, an empty tree answers [],
 and a worker's failure reaches the caller."""
+import json
 import random
 import subprocess
 import sys
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ekonos import State
+from ekonos import EkonosError, State
 from search.analysis import analyse
 from search.bots import ISMCTSBot, make_bot
 
@@ -31,8 +32,10 @@ def mid_game(players: int = 4, seed: int = 21, decisions: int = 12) -> State:
 
 # -- more workers than iterations (used to segfault) --------------------------------------------
 
-@pytest.mark.parametrize("iterations, workers", [(1, 4), (5, 6), (1, 2)])
+@pytest.mark.parametrize("iterations, workers", [(10, 16), (15, 32), (25, 64)])
 def test_hint_with_more_workers_than_iterations_in_a_fresh_process(tmp_path, iterations, workers):
+    """Used to segfault; now the workers are capped (each gets at least MIN_ITERATIONS) and the
+    hint advises legal decisions."""
     game = tmp_path / "g.json"
     made = run(["-m", "cli.main", "new", "-p", "3", "--seed", "42", "-o", str(game)])
     assert made.returncode == 0, made.stderr
@@ -41,6 +44,17 @@ def test_hint_with_more_workers_than_iterations_in_a_fresh_process(tmp_path, ite
                  "--json"])
         assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
         assert r.stderr == ""
+        assert json.loads(r.stdout)["moves"], "a hint always advises something"
+
+
+@pytest.mark.parametrize("iterations", [1, 5, 9])
+def test_hint_below_the_minimum_budget_is_one_line_exit_2(tmp_path, iterations):
+    """`hint -i 1 -w 4` printed an empty table (the first iterations only try cards)."""
+    game = tmp_path / "g.json"
+    run(["-m", "cli.main", "new", "-p", "3", "--seed", "42", "-o", str(game)])
+    r = run(["-m", "cli.main", "hint", str(game), "-i", str(iterations), "-w", "4"])
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("Error:") and "10" in r.stderr
 
 
 def test_arena_with_more_workers_than_iterations_in_a_fresh_process():
@@ -76,7 +90,9 @@ def test_a_tiny_budget_still_chooses_a_legal_action():
         bot = make_bot("ismcts:iterations=1,workers=4", seed=2)
         assert bot.analyse(view, seed=1).moves == []
         assert bot.choose(view) in st.legal_moves
-        assert analyse(st, iterations=1, workers=4)["moves"] == []
+        with pytest.raises(EkonosError, match="at least 10"):     # a hint must advise something
+            analyse(st, iterations=1, workers=4)
+        assert analyse(st, iterations=10, workers=4)["moves"]
 
 
 # -- the tree: empty answers [], a worker's failure reaches the caller ---------------------------

@@ -222,3 +222,10 @@ def test_numbers_are_ascii_digits_only(text):
     with pytest.raises(InvalidMoveError) as e:
         parse_move(text, "card", ["Anna", "Bruno", "Chiara"])
     assert len(e.value.reason) < 120
+
+
+@pytest.mark.parametrize("text", ["sell\u00a0Panda", "play\u20037 place 1", "buy\u3000crown"])
+def test_only_ascii_spaces_separate_the_words_of_a_move(text):
+    """A no-break or other Unicode space is not a separator: the move is one unknown word."""
+    with pytest.raises(InvalidMoveError):
+        parse_move(text, "sell", ["Anna", "Bruno"])

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from cli.errors import load_position
 from cli.options import FiniteFloatRange, example, json_option, seed_option
-from search.analysis import analyse
+from search.analysis import MIN_ITERATIONS, analyse
 from search.bots import LEVELS, parse_spec
 
 #: The budget without --iterations or --time: that of level 4.
@@ -22,7 +22,7 @@ _DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
 @click.command(epilog=example("ekonos hint game.json",
                               "ekonos hint game.json --iterations 50000 --top 5 --json"))
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--iterations", "-i", type=click.IntRange(1), default=None,
+@click.option("--iterations", "-i", type=click.IntRange(MIN_ITERATIONS), default=None,
               help=f"Iteration budget (default {_DEFAULT_ITERATIONS}, level 4).")
 @click.option("--time", "-t", "seconds", type=FiniteFloatRange(0, min_open=True), default=None,
               help="Think for this many seconds instead (not reproducible).")

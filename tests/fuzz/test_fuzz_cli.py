@@ -246,7 +246,7 @@ REPRODUCTIONS = {
 }
 
 
-@pytest.mark.parametrize("command", ["show", "show --json", "hint -i 5", "apply pass"])
+@pytest.mark.parametrize("command", ["show", "show --json", "hint -i 10", "apply pass"])
 @pytest.mark.parametrize("case", sorted(REPRODUCTIONS))
 def test_issue_files(case, command):
     """Issue 9, defects 4-6: each file gives a one-line refusal or a correct result."""

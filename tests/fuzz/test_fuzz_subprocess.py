@@ -293,7 +293,7 @@ def test_huge_files():
         data = folder / "data"
         cases = []
         for f in files:
-            for args in (["show", f], ["show", "--json", f], ["hint", f, "-i", "5"],
+            for args in (["show", f], ["show", "--json", f], ["hint", f, "-i", "10"],
                          ["apply", f, "pass"], ["play", "--load", f, "--level", "1"]):
                 cases.append({"kind": "cli", "args": args, "input": "quit\n",
                               "env": {"EKONOS_DATA_DIR": str(data)}})
@@ -329,7 +329,7 @@ def test_huge_names(length):
         before = snapshot(folder)
         cases = [{"kind": "cli", "args": args, "input": "quit\n",
                   "env": {"EKONOS_DATA_DIR": str(folder / "data")}}
-                 for p in paths for args in (["show", str(p)], ["hint", str(p), "-i", "5"],
+                 for p in paths for args in (["show", str(p)], ["hint", str(p), "-i", "10"],
                                              ["play", "--load", str(p), "--level", "1"])]
         results = run_batch(cases, timeout=60, memory=2 * GIB)
         after = snapshot(folder)
