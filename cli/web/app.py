@@ -64,6 +64,7 @@ class WebGame:
         self.pace = pace
         self.thinking: int | None = None
         self.error: str | None = None
+        self.games = 1                     # counts new games: the page orders states by it
         self._listeners: set[asyncio.Queue] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task | None = None
@@ -75,7 +76,7 @@ class WebGame:
         s = self.session
         data = state_json(s.state, s.human, s.decisions)
         data.update({
-            "version": s.version, "level": s.level, "levels": sorted(LEVELS),
+            "game": self.games, "version": s.version, "level": s.level, "levels": sorted(LEVELS),
             "can_undo": s.can_undo(), "can_redo": s.can_redo(),
             "thinking": self.thinking, "error": self.error,
             "autosave": str(s.autosave) if s.autosave_ok else None,
@@ -235,6 +236,7 @@ class WebGame:
             raise BadRequest(400, str(e)) from None
         self._unsubscribe()
         self.session = session
+        self.games += 1
         self.error = None
         self.thinking = None
         self._unsubscribe = session.subscribe(self._on_event)
