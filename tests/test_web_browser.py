@@ -156,6 +156,8 @@ def test_a_whole_game_by_clicking(server, browser):
             log = page.evaluate("S.log.length")
             page.reload()
             page.wait_for_function(MY_TURN)
+            page.wait_for_function("() => window.ekonos.firstPaint !== null")
+            reload_paint = page.evaluate("window.ekonos.firstPaint")
             assert page.evaluate("S.log.length") == log
             small = browser.new_page(viewport={"width": 390, "height": 844})
             small.goto(server)
@@ -164,16 +166,22 @@ def test_a_whole_game_by_clicking(server, browser):
             small.locator(".card.target").first.click()
             small.screenshot(path=str(SHOTS / "board-390x844.png"), full_page=True)
             small.close()
+        if page.evaluate("S.round >= 4 && S.step === 'card'") and "late" not in used:
+            used.add("late")
+            page.locator(".card.target").first.click()
+            page.screenshot(path=str(SHOTS / "board-late-1280x800.png"))
         click_a_decision(page)
         clicks += 1
         assert clicks < 400, "the game did not end"
     page.wait_for_selector("#scorepad table")
     page.screenshot(path=str(SHOTS / "scorepad-1280x800.png"))
-    assert used == {"text", "hint", "undo", "reload"}
+    assert used == {"text", "hint", "undo", "reload", "late"}
     assert page.locator("#scorepad .verdict").inner_text()
     assert not errors, errors
-    (SHOTS / "measures.json").write_text(json.dumps({"first_paint_ms": first_paint}))
-    print(f"\nfirst paint of the board: {first_paint:.0f} ms; screenshots in {SHOTS}")
+    (SHOTS / "measures.json").write_text(json.dumps({"first_paint_ms": first_paint,
+                                                     "reload_paint_ms": reload_paint}))
+    print(f"\nfirst paint of the board: {first_paint:.0f} ms (after a reload: "
+          f"{reload_paint:.0f} ms); screenshots in {SHOTS}")
 
 
 def test_ai_decisions_arrive_one_at_a_time(server, browser):

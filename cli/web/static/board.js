@@ -65,7 +65,7 @@ function drawMap(targets) {
       rect.setAttribute("class", "empty");
       g.append(rect);
     }
-    g.append(el("text", { x: x - 30, y: y - 16, class: "num" + (tile ? "" : " dim"),
+    g.append(el("text", { x: x - 31, y: y - 15, class: "num" + (tile ? "" : " dim"),
                           fill: tile ? co(tile.company).ink : "#555" }, String(sp), SVG));
     if (move) {
       g.append(el("title", {}, move.text, SVG));
@@ -290,9 +290,10 @@ function listen() {
 
 async function start() {
   const levels = (sel) => { for (const k of Object.keys(L.levels)) sel.append(el("option", { value: k, title: L.levels[k] }, k)); };
-  L = await (await fetch("/api/layout")).json();
+  const [layoutR, stateR] = await Promise.all([fetch("/api/layout"), fetch("/api/state")]);
+  L = await layoutR.json();
   levels($("level")); levels($("new-level"));
-  show(await (await fetch("/api/state")).json());
+  show(await stateR.json());
   listen();
   $("hint-btn").addEventListener("click", hint);
   $("undo-btn").addEventListener("click", () => post("/api/undo"));
