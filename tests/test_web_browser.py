@@ -90,7 +90,7 @@ def watch(page) -> list[str]:
 def click_a_decision(page) -> None:
     """One legal decision of the person, by clicking what the page highlights."""
     version = page.evaluate("S.version")
-    if page.evaluate("S.step") == "card":
+    if page.evaluate("S.step === 'card' && card === null"):
         page.locator(".card.target").first.click()
         page.wait_for_function("() => card !== null")
     targets = page.locator(".space.target")
