@@ -45,15 +45,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    """`ekonos serve` on a free loopback port (level 1, 1 AI, no pace): yields its URL."""
-    port = free_port()
-    env = dict(os.environ, EKONOS_DATA_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+def start_server(data: Path, port: int, *flags: str) -> tuple[subprocess.Popen, str]:
+    """`ekonos serve` on `port` with its data folder `data`: the process and the printed URL."""
+    env = dict(os.environ, EKONOS_DATA_DIR=str(data), PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-browser",
-                             "--port", str(port), "--ai", "1", "--level", "1", "--seed", "5",
-                             "--pace", "0"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                             "--port", str(port), "--pace", "0", *flags], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = None
     for line in proc.stdout:
         found = re.search(r"(http://127\.0\.0\.1:\d+/\?token=\S+)", line)
@@ -67,9 +64,20 @@ def server(tmp_path):
             break
         except OSError:
             time.sleep(0.02)
-    yield url
+    return proc, url
+
+
+def stop_server(proc: subprocess.Popen) -> None:
     proc.terminate()
-    proc.wait(timeout=10)
+    proc.wait(timeout=20)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`ekonos serve` on a free loopback port (level 1, 1 AI, no pace): yields its URL."""
+    proc, url = start_server(tmp_path, free_port(), "--ai", "1", "--level", "1", "--seed", "5")
+    yield url
+    stop_server(proc)
 
 
 @pytest.fixture
@@ -204,4 +212,34 @@ def test_ai_decisions_arrive_one_at_a_time(server, browser):
     times = [round(e["t"]) for e in made]
     (SHOTS / "stream.json").write_text(json.dumps({"plies": plies, "arrived_ms": times}))
     print(f"\nAI decisions arrived (ply: ms): {list(zip(plies, times))}")
+    assert not errors, errors
+
+
+def test_the_page_survives_a_server_restart(tmp_path, browser):
+    """The server stops mid-game and starts again (resuming the autosave): the open page
+    reconnects by itself and play goes on; the token and the game were kept."""
+    port = free_port()
+    proc, url = start_server(tmp_path, port, "--ai", "1", "--level", "1", "--seed", "9")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = watch(page)
+    try:
+        page.goto(url)
+        page.wait_for_function(MY_TURN)
+        for _ in range(3):
+            click_a_decision(page)
+        log = page.evaluate("S.log.map(d => d.move)")
+        stop_server(proc)
+        proc, url2 = start_server(tmp_path, port)           # no flags: resume the autosave
+        assert url2 == url                                  # the same token
+        hellos = page.evaluate("window.ekonos.events.filter(e => e.kind === 'Hello').length")
+        page.wait_for_function(
+            f"() => window.ekonos.events.filter(e => e.kind === 'Hello').length > {hellos}",
+            timeout=60000)
+        page.wait_for_function(MY_TURN)
+        assert page.evaluate("S.log.map(d => d.move)") == log
+        click_a_decision(page)
+        assert len(page.evaluate("S.log")) > len(log)
+    finally:
+        stop_server(proc)
+    errors = [e for e in errors if "ERR_CONNECTION_REFUSED" not in e]   # while it was down
     assert not errors, errors

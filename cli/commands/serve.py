@@ -123,6 +123,10 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
     except ImportError as e:
         raise InputError(f"ekonos serve needs the web extra ({e.name} is missing): "
                          "pip install 'ekonos[web]'") from None
+    if host in ("0.0.0.0", "::", ""):
+        raise click.BadParameter("give the address others reach this computer by (e.g. "
+                                 "192.168.1.20), not a wildcard: requests are checked against "
+                                 "it", param_hint="'--host'")
     if host not in LOOPBACK and not allow_remote:
         raise click.BadParameter(f"{host} is not a loopback address: anyone who can reach it "
                                  "and has the link could play; add --allow-remote to do it "
@@ -149,6 +153,11 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
     click.echo(f"The game is saved in {session.autosave} after every decision. Ctrl-C stops.")
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    server.run(sockets=[sock])
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:          # Ctrl-C: end the open streams
+            game.close_streams()                            # too, so the server can stop
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3)
+    Server(config).run(sockets=[sock])
     return 0

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from pathlib import Path
 from typing import Any, Callable
 
@@ -64,8 +65,12 @@ class WebGame:
         self.pace = pace
         self.thinking: int | None = None
         self.error: str | None = None
-        self.games = 1                     # counts new games: the page orders states by it
+        # which game the page sees: this server's own id and a count of new games (a page
+        # orders the states of one game by version, and takes any state of another game)
+        self._boot = secrets.token_hex(4)
+        self.games = 1
         self._listeners: set[asyncio.Queue] = set()
+        self.closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task | None = None
         self._unsubscribe = session.subscribe(self._on_event)
@@ -76,7 +81,7 @@ class WebGame:
         s = self.session
         data = state_json(s.state, s.human, s.decisions)
         data.update({
-            "game": self.games, "version": s.version, "level": s.level, "levels": sorted(LEVELS),
+            "game": f"{self._boot}-{self.games}", "version": s.version, "level": s.level, "levels": sorted(LEVELS),
             "can_undo": s.can_undo(), "can_redo": s.can_redo(),
             "thinking": self.thinking, "error": self.error,
             "autosave": str(s.autosave) if s.autosave_ok else None,
@@ -119,6 +124,14 @@ class WebGame:
 
     def unlisten(self, queue: asyncio.Queue) -> None:
         self._listeners.discard(queue)
+
+    def close_streams(self) -> None:
+        """End every open stream (the server is stopping; the pages will reconnect)."""
+        self.closing = True
+        loop = self._loop
+        if loop is not None:
+            for queue in list(self._listeners):
+                loop.call_soon_threadsafe(_offer, queue, None)
 
     # -- the AI ---------------------------------------------------------------------------------
     def start(self) -> None:
@@ -257,7 +270,7 @@ class WebGame:
                           for m in result["moves"]]}
 
 
-def _offer(queue: asyncio.Queue, text: str) -> None:
+def _offer(queue: asyncio.Queue, text: str | None) -> None:
     try:
         queue.put_nowait(text)
     except asyncio.QueueFull:            # a page that stopped reading: it will resync
@@ -336,12 +349,14 @@ def create_app(game: WebGame, token: str, hosts: set[str], max_body: int = MAX_B
             try:
                 hello = json.dumps({"kind": "Hello", "state": game.snapshot()})
                 yield f"event: state\ndata: {hello}\n\n"
-                while follow:
+                while follow and not game.closing:
                     try:
                         text = await asyncio.wait_for(queue.get(), KEEPALIVE)
                     except asyncio.TimeoutError:
                         yield ": keepalive\n\n"
                         continue
+                    if text is None:                    # the server is stopping
+                        return
                     yield f"event: state\ndata: {text}\n\n"
             finally:
                 game.unlisten(queue)

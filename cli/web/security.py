@@ -50,8 +50,6 @@ def new_token() -> str:
 def allowed_hosts(host: str, port: int) -> set[str]:
     """The Host header values a request may carry for a server bound to `host`:`port`."""
     names = set(LOOPBACK) if host in LOOPBACK else {host}
-    if host in ("0.0.0.0", "::"):
-        names = set(LOOPBACK)             # bound everywhere: only loopback names are trusted
     out = set()
     for name in names:
         shown = f"[{name}]" if ":" in name else name
