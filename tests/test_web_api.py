@@ -11,8 +11,13 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 pytest.importorskip("httpx", reason="starlette's TestClient needs httpx")
 
+import warnings  # noqa: E402
+
 from click.testing import CliRunner  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+
+with warnings.catch_warnings():      # starlette 1.x prefers httpx2; httpx works the same here
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
 
 from cli.main import main  # noqa: E402
 from cli.session import GameSession  # noqa: E402
@@ -93,6 +98,7 @@ def test_state_shows_only_the_persons_hand(web):
 
 def test_stream_starts_with_the_position(web):
     client, game, _ = web
+    settle(client)                                  # the AI may open the game: let it
     r = client.get("/api/stream?follow=0")
     assert r.headers["content-type"].startswith("text/event-stream")
     data = [line[6:] for line in r.text.splitlines() if line.startswith("data: ")]
