@@ -16,7 +16,7 @@ import warnings  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
 with warnings.catch_warnings():      # starlette 1.x prefers httpx2; httpx works the same here
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from cli.main import main  # noqa: E402
