@@ -118,7 +118,7 @@ function drawPlayers() {
     const shares = el("td", { class: "shares" });
     for (const m of S.market) {
       const k = m.shares[p.seat];
-      if (k) { const s = swatch(m.company); s.textContent = `${co(m.company).initial}${k}`; shares.append(s); }
+      if (k) { const s = swatch(m.company); s.textContent = `${co(m.company).short} ${k}`; shares.append(s); }
     }
     tr.append(el("td", { class: "pname" }, who), el("td", {}, String(p.coins)), el("td", {}, String(p.cards)),
               el("td", {}, p.token_limit ? `${p.tokens}/${p.token_limit}` : String(p.tokens)),
