@@ -5,13 +5,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench build clean debug release fuzz
+.PHONY: play test bench build clean debug release fuzz chromium
 
 play: build
 	$(BIN)/ekonos play --ai 3
 
-test: build
+test: build chromium
 	$(BIN)/python -m pytest tests
+
+# The browser tests drive the system's Chromium; install it when missing and we are root
+# (otherwise they are skipped, saying why).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -qq >/dev/null 2>&1 && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } || \
+	  echo "note: could not install chromium; the browser tests will be skipped"
 
 bench: build
 	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-columns=median,mean,rounds

@@ -13,6 +13,7 @@ from cli.commands.arena import arena
 from cli.commands.hint import hint
 from cli.commands.play import play
 from cli.commands.positions import apply, new, show
+from cli.commands.serve import serve
 from cli.errors import EkonosGroup
 from cli.options import example
 
@@ -33,7 +34,7 @@ def main() -> None:
     """
 
 
-for _command in (new, show, apply, play, arena, hint):
+for _command in (new, show, apply, play, arena, hint, serve):
     main.add_command(_command)
 
 if __name__ == "__main__":

@@ -1,0 +1,135 @@
+"""What the page is sent, as plain JSON: the board's fixed layout, and the game now as the
+person may see it (their own hand only, R21), with the legal decisions as Move fields.
+
+The page never derives a rule: it draws these values and offers exactly `legal` as clicks.
+Reads the position through the typed read API only.
+"""
+from __future__ import annotations
+
+from ekonos import State
+from ekonos.moves import Move
+from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, TOKEN_LIMIT,
+                          TOKEN_LIMIT_MIN_PLAYERS, Company, Step)
+from search.bots import LEVELS
+
+from cli.events import Decision
+from cli.render.board import COMPANY_STYLE, MAP_LAYOUT
+
+#: Fill and text colour of each company on the page (the terminal's COMPANY_STYLE, as CSS).
+COMPANY_COLOURS: dict[str, tuple[str, str]] = {
+    "Sunset": ("#ff8c00", "#000000"),
+    "Phoenix": ("#cd0000", "#ffffff"),
+    "Panda": ("#d7d7d7", "#000000"),
+    "Crown": ("#ffd700", "#000000"),
+    "Hydra": ("#008700", "#ffffff"),
+    "Gemini": ("#1874cd", "#ffffff"),
+}
+assert set(COMPANY_COLOURS) == set(COMPANY_STYLE)
+
+
+def layout() -> dict:
+    """The fixed things: the map grid of the terminal (MAP_LAYOUT), the adjacency lines, the
+    companies and their colours, the deck, the levels."""
+    edges = sorted({(min(a, b), max(a, b)) for a, ns in ADJACENCY.items() for b in ns})
+    return {
+        "grid": [list(row) for row in MAP_LAYOUT],
+        "edges": [list(e) for e in edges],
+        "companies": [{"index": i, "name": n, "initial": n[0], "short": n[:3],
+                       "fill": COMPANY_COLOURS[n][0], "ink": COMPANY_COLOURS[n][1]}
+                      for i, n in enumerate(COMPANIES)],
+        "deck": {str(c.number): {"top": c.top, "bottom": list(c.bottom)} for c in DECK},
+        "levels": {str(k): spec for k, spec in LEVELS.items()},
+        "max_shares": MAX_SHARES,
+        "max_tiles": MAX_TILES,
+    }
+
+
+def move_json(move: Move) -> dict:
+    """A Move's fields (None where they do not apply) and its canonical notation."""
+    return {"text": str(move), "step": str(move.step), "kind": str(move.kind),
+            "card": move.card, "space": move.space,
+            "company": None if move.company is None else int(move.company),
+            "seat": move.seat}
+
+
+def decision_json(d: Decision, names: list[str]) -> dict:
+    return {"ply": d.ply, "seat": d.seat, "name": names[d.seat], "move": str(d.move),
+            "round": d.round, "reason": d.reason}
+
+
+def _turn_json(st: State) -> dict | None:
+    turn = st.turn
+    if not turn:
+        return None
+    exp = turn.expansion
+    return {
+        "player": turn.player, "card": turn.card, "sold": bool(turn.sold),
+        "expansion": None if not exp else {
+            "company": int(exp.company), "actions_left": exp.actions_left,
+            "start_spaces": list(exp.start_spaces or ())},
+        "selling": None if turn.selling is None else int(turn.selling),
+        "candidates": list(turn.candidates or ()),
+    }
+
+
+def _scorepad(st: State) -> dict:
+    """R19: per company its value and each player's shares; coins; totals."""
+    return {
+        "companies": [{"company": int(c), "value": st.value(c),
+                       "shares": [st.shares(q, c) for q in range(st.nplayers)]}
+                      for c in Company],
+        "coins": [st.coins(q) for q in range(st.nplayers)],
+        "totals": list(st.scores()),
+        "winners": list(st.winners()),
+    }
+
+
+def state_json(st: State, human: int, decisions: tuple[Decision, ...] = ()) -> dict:
+    """The position for the person at seat `human`: everything public, their hand, the legal
+    decisions when it is theirs to make, and the decisions so far with their reasons."""
+    over = st.is_over()
+    n = st.nplayers
+    board = {}
+    for c in Company:
+        for sp in st.tiles(c):
+            board[str(sp)] = {"company": int(c), "protected": bool(st.is_protected(sp))}
+    market = []
+    for c in Company:
+        total = st.column(c)
+        market.append({"company": int(c), "growth": st.growth(c), "value": st.value(c),
+                       "protected": len(st.protected_tiles(c)),
+                       "column": total, "sell_pays": total,
+                       "next_price": total + 1 if total < MAX_SHARES else None,
+                       "president": st.president(c),
+                       "shares": [st.shares(q, c) for q in range(n)]})
+    scores = st.scores()
+    limited = n >= TOKEN_LIMIT_MIN_PLAYERS
+    players = [{"seat": q, "name": st.names[q], "coins": st.coins(q), "cards": st.hand_size(q),
+                "tokens": st.tokens(q), "token_limit": TOKEN_LIMIT if limited else None,
+                "score": scores[q]} for q in range(n)]
+    hand = st.hand(human) if st.hand_known(human) else None
+    mine = not over and st.to_move == human
+    expansion = st.expansion_spaces() if st.step is Step.EXPAND else []
+    return {
+        "names": list(st.names),
+        "human": human,
+        "nplayers": n,
+        "step": str(st.step),
+        "to_move": None if over else st.to_move,
+        "round": st.round,
+        "rounds": st.rounds,
+        "start_player": st.start_player,
+        "variant": st.variant,
+        "seed": st.seed,
+        "board": board,
+        "market": market,
+        "players": players,
+        "hand": sorted(hand) if hand is not None else None,
+        "discard": list(st.discard),
+        "turn": _turn_json(st),
+        "expansion_spaces": sorted(expansion),
+        "legal": [move_json(m) for m in st.legal_moves] if mine else [],
+        "over": over,
+        "scorepad": _scorepad(st) if over else None,
+        "log": [decision_json(d, list(st.names)) for d in decisions],
+    }

@@ -1,0 +1,268 @@
+"""The web board's app through Starlette's TestClient: every endpoint, every refusal (with the
+game unchanged), a whole 2-player game at level 1, and the autosave shared with `ekonos play`."""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="starlette's TestClient needs httpx")
+
+import warnings  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+with warnings.catch_warnings():      # starlette 1.x prefers httpx2; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from cli.main import main  # noqa: E402
+from cli.session import GameSession  # noqa: E402
+from cli.web.app import WebGame, create_app  # noqa: E402
+from cli.web.security import COOKIE, allowed_hosts  # noqa: E402
+
+PORT = 8799
+BASE = f"http://127.0.0.1:{PORT}"
+ORIGIN = {"origin": BASE}
+TOKEN = "t" * 43
+
+
+def _session(tmp_path, **kw) -> GameSession:
+    kw.setdefault("ai", 1)
+    kw.setdefault("level", 1)
+    kw.setdefault("seed", 7)
+    return GameSession.new(autosave=tmp_path / "autosave.json", record_dir=tmp_path / "games",
+                           **kw)
+
+
+@pytest.fixture
+def web(tmp_path, monkeypatch):
+    """(client with the cookie, the WebGame, tmp folder); the AI runs in the client's loop."""
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path))
+    game = WebGame(_session(tmp_path), lambda **kw: _session(tmp_path, **kw))
+    app = create_app(game, TOKEN, allowed_hosts("127.0.0.1", PORT))
+    with TestClient(app, base_url=BASE) as client:
+        client.cookies.set(COOKIE, TOKEN)
+        yield client, game, tmp_path
+
+
+def settle(client) -> dict:
+    """The state once the AI has made every decision due (a bounded wait, nothing timed)."""
+    for _ in range(6000):
+        st = client.get("/api/state").json()
+        if st["over"] or (st["to_move"] == st["human"] and st["thinking"] is None):
+            return st
+        time.sleep(0.01)
+    raise AssertionError("the AI never handed the turn back")
+
+
+def post(client, path, body=None, **kw):
+    headers = dict(ORIGIN)
+    headers.update(kw.pop("headers", {}))
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body or {})
+    return client.post(path, content=data, headers=headers, **kw)
+
+
+# -- the endpoints ----------------------------------------------------------------------------
+
+def test_page_layout_and_static_files(web):
+    client, _, _ = web
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["referrer-policy"] == "no-referrer"
+    for name in ("board.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    lay = client.get("/api/layout").json()
+    spaces = {sp for row in lay["grid"] for sp in row if sp is not None}
+    assert spaces == set(range(1, 37))
+    assert len(lay["companies"]) == 6 and len(lay["deck"]) == 36
+    assert all(len(e) == 2 and e[0] < e[1] for e in lay["edges"])
+
+
+def test_state_shows_only_the_persons_hand(web):
+    client, game, _ = web
+    st = settle(client)
+    assert st["human"] == 0 and st["nplayers"] == 2
+    assert st["hand"] == sorted(game.session.state.hand(0))
+    assert [p["cards"] for p in st["players"]][1] == game.session.state.hand_size(1)
+    assert "hand" not in st["players"][1]
+    texts = {m["text"] for m in st["legal"]}
+    assert texts == set(game.session.state.legal_moves.texts())
+    move = st["legal"][0]
+    assert {"step", "kind", "card", "space", "company", "seat"} <= set(move)
+
+
+def test_stream_starts_with_the_position(web):
+    client, game, _ = web
+    settle(client)                                  # the AI may open the game: let it
+    r = client.get("/api/stream?follow=0")
+    assert r.headers["content-type"].startswith("text/event-stream")
+    data = [line[6:] for line in r.text.splitlines() if line.startswith("data: ")]
+    hello = json.loads(data[0])
+    assert hello["kind"] == "Hello" and hello["state"]["version"] == game.session.version
+
+
+def test_move_undo_redo_level_hint_new_review(web):
+    client, game, tmp = web
+    st = settle(client)
+    first = st["legal"][0]["text"]
+    r = post(client, "/api/move", {"move": first, "version": st["version"]})
+    assert r.status_code == 200, r.text
+    st2 = settle(client)
+    mine = [d for d in st2["log"] if d["seat"] == 0]
+    assert [d["move"] for d in mine] == [first]
+    assert any(d["seat"] == 1 and d["reason"] for d in st2["log"])
+    assert st2["can_undo"]
+    r = post(client, "/api/undo")
+    assert r.status_code == 200 and r.json()["state"]["log"] == st["log"]
+    redone = post(client, "/api/redo").json()["state"]["log"]
+    assert redone[len(st["log"])]["move"] == first
+    assert post(client, "/api/level", {"level": 3}).json()["state"]["level"] == 3
+    assert json.loads((tmp / "autosave.json").read_text())["play"]["level"] == 3
+    settle(client)
+    hint = post(client, "/api/hint").json()["hint"]
+    legal = {m["text"] for m in client.get("/api/state").json()["legal"]}
+    assert 1 <= len(hint["moves"]) <= 3 and {m["move"] for m in hint["moves"]} <= legal
+    assert all(m["win"] is None or 0 <= m["win"] <= 1 for m in hint["moves"])
+    r = post(client, "/api/new", {"ai": 2, "level": 1, "seed": 11})
+    assert r.status_code == 200
+    new = r.json()["state"]
+    assert new["nplayers"] == 3 and new["seed"] == 11 and new["log"] == []
+    assert client.get("/api/review").status_code == 501
+
+
+# -- refusals ---------------------------------------------------------------------------------
+
+def _fingerprint(client, tmp):
+    st = client.get("/api/state").json()
+    return st["version"], st["log"], (tmp / "autosave.json").read_bytes()
+
+
+def test_token_is_required_then_a_cookie(web):
+    client, _, _ = web
+    bare = TestClient(client.app, base_url=BASE)
+    for path in ("/", "/api/state", "/api/layout", "/static/board.js", "/api/stream?follow=0"):
+        r = bare.get(path)
+        assert r.status_code == 403 and "token" in r.json()["error"]
+    assert bare.get("/api/state?token=wrong").status_code == 403
+    r = bare.get(f"/?token={TOKEN}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    cookie = r.headers["set-cookie"]
+    assert f"{COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    bare.cookies.set(COOKIE, TOKEN)
+    assert bare.get("/api/state").status_code == 200
+
+
+@pytest.mark.parametrize("case", ["no-token", "wrong-host", "no-origin", "wrong-origin",
+                                  "bad-json", "not-object", "illegal", "not-notation",
+                                  "oversized", "bad-version", "stale", "bad-level", "bad-new"])
+def test_bad_requests_leave_the_game_unchanged(web, case):
+    client, game, tmp = web
+    st = settle(client)
+    before = _fingerprint(client, tmp)
+    legal = st["legal"][0]["text"]
+    if case == "no-token":
+        bare = TestClient(client.app, base_url=BASE)
+        r = post(bare, "/api/move", {"move": legal})
+    elif case == "wrong-host":
+        r = post(client, "/api/move", {"move": legal}, headers={"host": "evil.example:8799"})
+    elif case == "no-origin":
+        r = client.post("/api/move", content=json.dumps({"move": legal}))
+    elif case == "wrong-origin":
+        r = post(client, "/api/move", {"move": legal}, headers={"origin": "http://evil.example"})
+    elif case == "bad-json":
+        r = post(client, "/api/move", "{move: play")
+    elif case == "not-object":
+        r = post(client, "/api/move", "[1, 2]")
+    elif case == "illegal":
+        held = set(st["hand"])
+        card = next(c for c in range(1, 37) if c not in held)
+        r = post(client, "/api/move", {"move": f"play {card} place 1"})
+    elif case == "not-notation":
+        r = post(client, "/api/move", {"move": "fly to the moon"})
+    elif case == "oversized":
+        r = post(client, "/api/move", {"move": legal, "pad": "x" * 5000})
+    elif case == "bad-version":
+        r = post(client, "/api/move", {"move": legal, "version": "x"})
+    elif case == "stale":
+        r = post(client, "/api/move", {"move": legal, "version": st["version"] - 1})
+    elif case == "bad-level":
+        r = post(client, "/api/level", {"level": 99})
+    else:
+        r = post(client, "/api/new", {"ai": 9})
+    expected = {"no-token": 403, "wrong-host": 403, "no-origin": 403, "wrong-origin": 403,
+                "oversized": 413, "stale": 409}.get(case, 400)
+    assert r.status_code == expected, r.text
+    assert r.json()["error"]
+    assert _fingerprint(client, tmp) == before
+
+
+def test_illegal_move_message_is_clear(web):
+    client, _, _ = web
+    st = settle(client)
+    held = set(st["hand"])
+    card = next(c for c in range(1, 37) if c not in held)
+    r = post(client, "/api/move", {"move": f"play {card} place 1"})
+    assert r.status_code == 400 and str(card) in r.json()["error"]
+
+
+def test_undo_with_nothing_to_undo_is_refused(web):
+    client, _, _ = web
+    settle(client)
+    r = post(client, "/api/undo")
+    assert r.status_code == 409 and "nothing to undo" in r.json()["error"]
+
+
+# -- a whole game, and the autosave shared with the terminal --------------------------------------
+
+def test_a_whole_two_player_game_at_level_1(web):
+    client, game, tmp = web
+    rng = random.Random(3)
+    for _ in range(500):
+        st = settle(client)
+        if st["over"]:
+            break
+        move = rng.choice(st["legal"])["text"]
+        r = post(client, "/api/move", {"move": move, "version": st["version"]})
+        assert r.status_code == 200, r.text
+    st = client.get("/api/state").json()
+    assert st["over"] and st["scorepad"]["totals"] == game.session.state.scores()
+    assert len(st["scorepad"]["companies"]) == 6
+    assert list((tmp / "games").glob("game-*.json"))
+    resumed = GameSession.load(tmp / "autosave.json")
+    assert resumed.state == game.session.state
+
+
+def test_browser_game_resumes_in_the_terminal_and_back(web, tmp_path):
+    client, game, tmp = web
+    st = settle(client)
+    post(client, "/api/move", {"move": st["legal"][0]["text"]})
+    st = settle(client)
+    terminal = GameSession.load(tmp / "autosave.json",          # what `play --load` builds
+                                autosave=tmp / "autosave.json")
+    assert terminal.state == game.session.state and terminal.decisions == game.session.decisions
+    terminal.decide(terminal.state.legal_moves.texts()[0])
+    while terminal.ai_to_move():
+        terminal.play_ai()
+    back = WebGame(GameSession.load(tmp / "autosave.json"), lambda **kw: None)
+    assert back.snapshot()["log"][-1]["move"] == str(terminal.decisions[-1].move)
+
+
+# -- the command's flags ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, word", [(["--host", "192.168.1.20"], "--allow-remote"),
+                                        (["--host", "0.0.0.0", "--allow-remote"], "--host"),
+                                        (["--level", "9"], "--level"),
+                                        (["--ai", "0"], "--ai"),
+                                        (["--seat", "3", "--ai", "1"], "--seat"),
+                                        (["--port", "-1"], "--port")])
+def test_serve_bad_flags_exit_2_with_one_line(args, word, tmp_path, monkeypatch):
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path))
+    r = CliRunner().invoke(main, ["serve", "--no-browser", *args], standalone_mode=True)
+    assert r.exit_code == 2
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and word in lines[0]
