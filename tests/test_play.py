@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cli.commands.play import TerminalGame
-from cli.grammar import Command, interpret, legal_list
+from cli.grammar import Command, every_decision, interpret, legal_list
 from cli.session import GameSession
 from ekonos import State
 from ekonos.errors import MoveError
@@ -52,13 +52,19 @@ def first_legal(state: State) -> str:
 
 
 def random_text(seed: int):
-    """A human who answers with a random legal decision, as canonical text or as its number."""
+    """A human who answers with a random legal decision, as canonical text or by its number
+    (when it has one); Enter once the game is over (the review offer)."""
     rng = random.Random(seed)
 
     def answer(state: State) -> str:
-        options = legal_list(state)
-        k = rng.randrange(len(options))
-        return str(k + 1) if rng.random() < 0.5 else str(options[k]).upper()
+        if state.is_over():
+            return ""
+        numbered = legal_list(state)
+        options = every_decision(state)
+        move = options[rng.randrange(len(options))]
+        if move in numbered and rng.random() < 0.5:
+            return str(numbered.index(move) + 1)
+        return str(move).upper()
     return answer
 
 
@@ -153,9 +159,22 @@ def test_numbers_pick_from_the_list():
         interpret("0", st)
 
 
+def test_card_step_numbers_only_the_growths():
+    """A place or a protect is typed with its space; only the growths carry a number, in the
+    order of the hand (card by card, each card's bottom in order)."""
+    st = card_state()
+    numbered = legal_list(st)
+    assert numbered and all(m.kind is MoveKind.GROW for m in numbered)
+    grows = [m for m in st.legal_moves if m.kind is MoveKind.GROW]
+    assert sorted(numbered, key=lambda m: m.action) == sorted(grows, key=lambda m: m.action)
+    assert [m.card for m in numbered] == sorted(m.card for m in numbered)
+    with pytest.raises(MoveError, match="typed with their space"):
+        interpret(str(len(numbered) + 1), st)
+
+
 def test_card_step_list_is_grouped_by_card_grow_protect_place():
     st = card_state()
-    moves = legal_list(st)
+    moves = every_decision(st)
     cards = [m.card for m in moves]
     assert cards == sorted(cards)
     first_card = [m for m in moves if m.card == cards[0]]
@@ -406,7 +425,8 @@ def test_autosave_then_resume_after_an_interrupted_run(data_dir):
     r1 = run_cli(["--ai", "2", "--level", "1", "--seed", "8"], answers)   # input ends: EOF
     assert r1.exit_code == 0, r1.output
     auto = data_dir / "autosave.json"
-    assert auto.exists() and "Resume with: ekonos play --load" in r1.output.replace("\n", " ")
+    assert auto.exists() and "Resume with:" in r1.output
+    assert f"play --load {auto}" in r1.output
     saved = json.loads(auto.read_text())
     assert saved["step"] != "over"
     r2 = run_cli(["--load", str(auto)], "1\n" * 2000)
