@@ -32,8 +32,7 @@ def step_question(state: State, seat: int) -> str:
             return (f"{cname(c)} reached 4 on {by} card: expand now (up to 2 actions) "
                     "or wait?")
         left = turn.expansion.actions_left
-        return (f"{cname(c)} expands, {plural(left, 'action')} left: place next to its tiles "
-                f"of the start, protect one, or stop")
+        return f"{cname(c)} expands ({plural(left, 'action')} left): place, protect or stop?"
     if step is Step.SELL:
         return f"Sell one share? (optional; you have {plural(state.coins(seat), 'coin')})"
     if step is Step.BUY:
@@ -43,9 +42,9 @@ def step_question(state: State, seat: int) -> str:
     return ""
 
 
-def decision_label(state: State, move: Move) -> str:
+def decision_label(state: State, move: Move, short: bool = False) -> str:
     """Canonical text plus a little context, for the numbered list of a step other than the
-    card step (console markup)."""
+    card step (console markup); `short` for small terminals."""
     seat = state.to_move
     if move.kind is MoveKind.SELL:
         pays = plural(state.column(move.company), "coin")
@@ -54,14 +53,17 @@ def decision_label(state: State, move: Move) -> str:
         warning = presidency_warning(state, seat, move.company)
         return label + (f" [bold yellow]⚠ {escape(warning)}[/]" if warning else "")
     if move.kind is MoveKind.BUY:
-        return (f"buy {cname(move.company)} [dim](costs {state.column(move.company) + 1}, "
-                f"worth {state.value(move.company)} now)[/]")
+        price, worth = state.column(move.company) + 1, state.value(move.company)
+        if short:
+            return f"buy {cname(move.company)} [dim]({price}¢, worth {worth})[/]"
+        return f"buy {cname(move.company)} [dim](costs {price}, worth {worth} now)[/]"
     if move.kind is MoveKind.SUCCESSOR:
         return f"successor {move.seat} [dim]({escape(state.names[move.seat])})[/]"
     if move.step is Step.EXPAND and move.kind is MoveKind.PLACE:
         owner = state.owner(move.space)
         if owner is not None:
-            return f"place {move.space} [dim](takes it from {owner})[/]"
+            return (f"place {move.space} [dim](takes {str(owner)[:3]})[/]" if short
+                    else f"place {move.space} [dim](takes it from {owner})[/]")
     return str(move)
 
 
@@ -100,7 +102,8 @@ def decisions_panel(state: State, width: int = 80, framed: bool = True) -> Panel
     """The numbered decisions of a step other than the card step, in as many columns (up to 4)
     as `width` holds; in a frame, or (not `framed`, for small terminals) under a title line."""
     options = legal_list(state)
-    items = [f"[bold cyan]{i}[/] {decision_label(state, m)}" for i, m in enumerate(options, 1)]
+    items = [f"[bold cyan]{i:>{len(str(len(options)))}}[/] "
+             f"{decision_label(state, m, short=not framed)}" for i, m in enumerate(options, 1)]
     longest = max((Text.from_markup(item).cell_len for item in items), default=1)
     cols = max(1, min(4, len(items), (width - 4 + 3) // (longest + 3)))
     grid = _column_grid(items, cols, 3)
@@ -143,7 +146,7 @@ def hint_table(result: dict, names: list[str] | None = None) -> Table:
     it) best first by win share, with the visits behind each figure and the expected
     continuation, each decision with its player."""
     table = Table(title=f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)",
-                  title_justify="left", show_edge=False)
+                  title_justify="left", box=None, show_edge=False, padding=(0, 1))
     for col in ("", "decision", "win share", "score", "visits", "then"):
         table.add_column(col, justify="left" if col in ("decision", "then", "") else "right",
                          overflow="fold")

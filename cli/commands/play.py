@@ -213,7 +213,8 @@ class TerminalGame:
                 numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
                 parts.append(render.hand_choices(st, seat, numbers, roomy=render.roomy(layout)))
             else:
-                parts.append(render.hand_line(st, seat))
+                parts.append(render.hand_line(st, seat, width=width if layout == "tight"
+                                              else None))
                 parts.append(decisions_panel(st, width, framed=render.roomy(layout)))
             parts.append(Text.from_markup(f"[bold green]{step_question(st, seat)}[/]"))
             return Group(*parts)
@@ -355,7 +356,8 @@ class TerminalGame:
         if over is not None and over.saved:
             self.console.print("Game record saved in " + " and ".join(map(str, over.saved)) + ".")
         offer_review(self.console, self.session, self.input_fn,
-                     over.saved[0] if over is not None and over.saved else None)
+                     over.saved[0] if over is not None and over.saved else None,
+                     ekonos_command())
 
 
 # ---------------------------------------------------------------------------------------------

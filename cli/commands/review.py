@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -135,15 +136,18 @@ def draw_png(result: GameReview, path: Path) -> None:
         plt.close(fig)
 
 
-def offer_review(console: Console, session, input_fn, record: Path | None) -> None:
-    """At the end of `ekonos play`: offer the review of the person's decisions."""
+def offer_review(console: Console, session, input_fn, record: Path | None,
+                 command: str = "ekonos") -> None:
+    """At the end of `ekonos play`: offer the review of the person's decisions (`command`:
+    how to run ekonos from a shell, for the line that reviews the record later)."""
     mine = sum(1 for d in session.decisions if d.seat == session.human)
     if not mine:
         return
     console.print(f"Type [bold]review[/] to see where this game was won and lost ({mine} "
                   "decisions of yours, a few seconds), or press Enter to leave.")
     if record is not None:
-        console.print(f"[dim]Later: ekonos review {record}[/]")
+        console.print(f"Later, or every player's: {command} review "
+                      f"{shlex.quote(str(record))}", markup=False, style="dim", soft_wrap=True)
     try:
         answer = input_fn("review? › ").strip().lower()
     except (EOFError, KeyboardInterrupt):

@@ -269,9 +269,10 @@ def players_table(state) -> Table:
     return t
 
 
-def turn_text(state) -> Text:
+def turn_text(state, compact: bool = False) -> Text:
     """The turn in progress, once its card is played: who played what, a sale made, the
-    expansion under way, the successor to choose (empty at the card step)."""
+    expansion under way, the successor to choose (empty at the card step).  `compact` leaves
+    out what the decisions shown below repeat (an expansion's spaces, the candidates)."""
     names = state.names
     t = Text()
     turn = state.turn
@@ -285,22 +286,23 @@ def turn_text(state) -> Text:
     exp = turn.expansion
     if exp:
         t.append(f"; {exp.company} expands")
-        if exp.actions_left is not None:
+        if exp.actions_left is not None and not compact:
             left = exp.actions_left
             t.append(f": {left} growth action{'' if left == 1 else 's'} left, from spaces "
                      + ", ".join(map(str, exp.start_spaces)))
-        else:
+        elif not compact:
             t.append(": expand now (up to 2 actions) or wait")
-    if state.step is Step.SUCCESSOR:
+    if state.step is Step.SUCCESSOR and not compact:
         t.append(f"; {names[turn.player]} {'choose' if you else 'chooses'} the next president of "
                  f"{turn.selling} among "
                  + ", ".join(f"{q} {names[q]}" for q in turn.candidates))
     return t
 
 
-def header_text(state, played: bool = True, compact: bool = False) -> Text:
+def header_text(state, played: bool = True, compact: bool = False, width: int = 80) -> Text:
     """Round, step and who decides; the turn in progress; the cards played this round (unless
-    not `played`).  `compact`: the first two facts in one line."""
+    not `played`).  `compact`: the first two facts in one line, the turn too when `width`
+    holds it."""
     names = state.names
     t = Text()
     t.append("Ekonos", style="bold")
@@ -318,8 +320,9 @@ def header_text(state, played: bool = True, compact: bool = False) -> Text:
     t.append(f"{state.step} step: " if compact else f"Step {state.step}: ")
     t.append(f"{names[state.to_move]} to decide", style="bold")
     if state.turn:
-        t.append("\n")
-        t.append_text(turn_text(state))
+        turn = turn_text(state, compact)
+        t.append(" · " if compact and len(t.plain) + 3 + len(turn.plain) <= width else "\n")
+        t.append_text(turn)
     if played and state.discard:
         t.append("\n")
         t.append_text(played_text(state))

@@ -122,14 +122,23 @@ def hand_choices(state, seat: int, numbers: dict[int, int] | None = None,
     return out
 
 
-def hand_line(state, seat: int, label: str = "Your hand: ") -> Text:
-    """The hand in one line, for the steps at which no card is played: `22 Cro|Pho+Pan · …`."""
+def hand_line(state, seat: int, label: str = "Your hand: ", width: int | None = None) -> Text:
+    """The hand in one line, for the steps at which no card is played: `22 Cro|Pho+Pan · …`;
+    with `width`, cut to that line (`+2 more`) rather than wrapped."""
     hand = state.hand(seat)
     if hand is None:
         return Text(label + f"not known ({state.hand_size(seat)} cards)", style="dim")
     if not hand:
         return Text(label + "no cards left this round", style="dim")
-    return Text(label, style="bold") + Text(" · ").join(card_text(c) for c in hand)
+    shown = list(hand)
+    while True:
+        rest = len(hand) - len(shown)
+        line = Text(label, style="bold") + Text(" · ").join(card_text(c) for c in shown)
+        if rest:
+            line.append(f" · +{rest} more", style="dim")
+        if width is None or len(line.plain) <= width or len(shown) <= 1:
+            return line
+        shown.pop()
 
 
 def card_line(state, seat: int, card: int) -> Text:

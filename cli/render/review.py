@@ -30,7 +30,7 @@ def decisions_table(review) -> Table:
         mark = d.mark or ""
         t.add_row(str(d.ply), str(d.round), Text(review.names[d.seat]), d.played,
                   _pct(d.win_played), "=" if same else d.best, "" if same else _pct(d.win_best),
-                  f"{d.loss:.0f}" if d.loss >= 0.5 else "",
+                  f"{d.loss:.1f}" if d.loss >= 0.05 else "",
                   Text(f"{MARK_SIGN[mark]} {mark}" if mark else "", style=MARK_STYLE.get(mark)))
     return t
 
@@ -93,7 +93,7 @@ def summary(review) -> Group:
         for d in worst:
             t.add_row(str(d.ply), Text(review.names[d.seat]),
                       f"{d.played} ({_pct(d.win_played)})", f"{d.best} ({_pct(d.win_best)})",
-                      Text(f"{d.loss:.0f} points {d.mark or ''}".strip(),
+                      Text(f"{d.loss:.1f} points {d.mark or ''}".strip(),
                            style=MARK_STYLE.get(d.mark or "")))
         parts.append(t)
     else:

@@ -85,8 +85,8 @@ def board_view(state, layout: str, width: int, seat: int | None = None) -> Group
         room = width - _width(drawing) - 2
         right = _block(state, seat, room, ("mid", "narrow")) or \
             Group(companies_block(state, seat, "narrow"), players_block(state, seat, "narrow"))
-        parts: list[RenderableType] = [header_text(state, played=False, compact=True),
-                                       _beside(drawing, right)]
+        parts: list[RenderableType] = [header_text(state, played=False, compact=True,
+                                                   width=width), _beside(drawing, right)]
         if state.discard:
             parts.append(played_text(state, width, lines=1 if layout == "tight" else 2,
                                      label="played: "))
