@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -317,6 +322,13 @@ def test_undo_returns_to_the_previous_decision_and_replays_identically():
     assert len(mine) >= 1
 
 
+def test_rules_at_the_prompt():
+    st = state_at("card")
+    s = session(st, st.to_move, ["rules", "quit"])
+    s.run()
+    assert "Ekonos in one screen" in s.console.export_text()
+
+
 def test_undo_with_nothing_to_undo():
     st = state_at("card")
     s = session(st, st.to_move, ["undo", "quit"])
@@ -329,8 +341,19 @@ def test_hint_shows_three_decisions():
     s = session(st, st.to_move, ["hint", "quit"], level=1)
     s.run()
     text = s.console.export_text()
-    assert "Hint" in text and "win share" in text
-    assert sum(1 for line in text.splitlines() if " play " in f" {line} " and "%" in line) == 3
+    assert "Hint" in text and "win share" in text and "visits" in text
+    rows = [line for line in text.splitlines() if re.match(r"\s*h[123] +play ", line)]
+    assert len(rows) == 3 and all("%" in line for line in rows)
+    wins = [int(re.search(r"(\d+)%", line).group(1)) for line in rows]
+    assert wins == sorted(wins, reverse=True)
+
+
+def test_a_hint_row_is_played_by_its_label():
+    st = state_at("card")
+    s = session(st, st.to_move, ["hint", "h2", "quit"], level=1)
+    s.run()
+    row = re.search(r"^\s*h2 +(play \d+ \w+ \w+)", s.console.export_text(), re.M).group(1)
+    assert str(s.session.decisions[0].move) == row
 
 
 def test_save_and_load_mid_expansion(tmp_path):
@@ -440,6 +463,39 @@ def test_autosave_then_resume_after_an_interrupted_run(data_dir):
     assert {k: v for k, v in resumed.items() if k != "play"} == \
         {k: v for k, v in whole.items() if k != "play"}
     assert resumed["play"]["moves"] == whole["play"]["moves"]
+
+
+def test_the_printed_resume_command_runs_as_printed(data_dir):
+    """`quit` prints the command that resumes the game; pasted into a shell it runs (here:
+    with the Python running the tests, `-m cli.main`, from another folder)."""
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "4"], "1\nquit\n")
+    lines = r.output.splitlines()
+    command = lines[lines.index(next(line for line in lines if "Resume with:" in line)) + 1]
+    assert command.endswith(f"play --load {data_dir / 'autosave.json'}")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), EKONOS_DATA_DIR=str(data_dir))
+    done = subprocess.run(command, shell=True, input="quit\n", capture_output=True, text=True,
+                          env=env, cwd=data_dir.parent, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Game saved in" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_the_resume_command_names_the_real_ekonos(tmp_path, monkeypatch):
+    from cli.commands.play import ekonos_command, resume_command
+    exe = tmp_path / "venv" / "bin" / "ekonos"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(exe), "play"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")                   # not on the PATH
+    assert ekonos_command() == str(exe)
+    monkeypatch.setenv("PATH", f"{exe.parent}:/usr/bin:/bin")     # activated
+    assert ekonos_command() == "ekonos"
+    monkeypatch.setattr(sys, "argv", ["ekonos", "play"])
+    assert ekonos_command() == "ekonos"
+    monkeypatch.setattr(sys, "argv", ["/somewhere/cli/main.py"])  # python -m cli.main
+    assert ekonos_command().endswith(" -m cli.main")
+    assert resume_command(tmp_path / "a b.json").endswith(f"play --load '{tmp_path}/a b.json'")
 
 
 def test_ctrl_c_offers_to_save_and_quit(data_dir):
