@@ -11,23 +11,26 @@ and the undealt cards are never read, so the review is the same whatever they we
 How the two win shares are measured (information-set MCTS, `search.bots.ISMCTSBot`, budget
 `iterations`):
 
-1. The position is searched; the best move is the most visited one, its win share the mean win
-   share of the seat over the iterations through it.
-2. The played move's win share is read from the same search when it is the best move or was
-   visited at least `visit_floor` times (a fraction of the budget: enough for a figure within
-   a few points).
-3. Otherwise the position after the move is searched on its own, half the budget.  The same
-   is done for the best move when it has fewer visits than the floor: at a card step some 200
-   decisions share the budget and the most visited may have 60 visits, a figure both noisy and
-   flattering (the largest of many noisy figures); measured on its own it is neither.  When the
-   seat decides next after the move (a card play is followed by the seat's own sale or buy, an
-   expansion by its next action), the move's win share is the seat's mean win share over all
-   those iterations: the estimate step 1 makes for a root move, with thousands of iterations
-   behind it instead of a few.  When the game is over after the move, its win share is exact
-   (R20, ties split).  When another seat decides next (the search then keeps that seat's
-   statistics, not ours), the position is searched again with four times the budget and both
-   figures are read from that larger search.  A played move measured at least as good as the
-   search's choice is reported as the best.
+1. The position is searched; the best move is the most visited one.  When the played move is
+   that move, its win share is the seat's mean win share over the iterations through it (when
+   those are fewer than `visit_floor`, as at a card step where some 200 decisions share the
+   budget, it is measured as in 2).
+2. When the played move is another one, both moves are measured the same way, each on its own:
+   the position after the move is searched with half the budget, and the move's win share is
+   the seat's mean win share over all those iterations, the figure step 1 reads for a root
+   move, here with thousands of iterations behind each move instead of a few hundred for the
+   one the search liked less (reading that minority figure from the first search is biased:
+   a move the search stops visiting keeps the estimate of a subtree it never refined; two
+   seeds then disagree by 10 points on the same move).  This works when the seat decides next
+   after the move (a card play is followed by its own sale or buy, an expansion by its next
+   action), with 2 players (the seat's share is one minus the other's), and exactly when the
+   game ends after the move (R20, ties split).
+3. When another seat of a larger game decides after one of them (after a buy, the next
+   player's turn), the search keeps that seat's statistics, not ours: both figures are read
+   from the first search when the played move has at least `visit_floor` visits there, else
+   from a search with four times the budget.  Method `root` / `again` in the output.
+
+A played move measured at least as good as the search's choice is reported as the best.
 
 Seeds derive from `seed` and the decision's number, so a review is reproducible, whatever the
 number of threads (`workers` share the decisions, one search each).
@@ -79,7 +82,7 @@ class DecisionReview:
     options: int                 # legal decisions in the position
     visits_played: int          # iterations behind win_played
     visits_best: int
-    method: str                 # root | after | exact | again (see the module's docstring)
+    method: str                 # root | after | exact | again (the module's docstring)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -182,7 +185,7 @@ def positions(start: State, moves: Sequence[Move]) -> list[tuple[State, Move]]:
 
 def visit_floor(iterations: int) -> int:
     """Visits under which a root figure is too noisy to judge a move by (step 3 then)."""
-    return max(100, iterations // 20)
+    return max(100, iterations // 8)
 
 
 def review_decision(state: State, move: Move, iterations: int = DEFAULT_ITERATIONS,
@@ -212,34 +215,45 @@ def _search(view: State, move: Move, iterations: int, seed: int) -> tuple[dict, 
     stats = _root(view, iterations, seed)
     best = max(stats.values(), key=lambda m: (m["visits"], m["win"]))
     played = stats.get(move.action, {"action": move.action, "win": 0.0, "visits": 0})
-    floor = visit_floor(iterations)
-    thin = [m for m in ((best,) if played is best else (best, played)) if m["visits"] < floor]
-    if not thin:
-        return played, best, "root"
-    measured = {}
-    for i, m in enumerate(thin):
-        win, visits, how = _mean_after(view, Move.from_action(m["action"]), iterations // 2,
-                                       derive_seed(seed, _SEED_AFTER, i))
-        if how is None:
+    if played is best:
+        if best["visits"] >= visit_floor(iterations):
+            return played, best, "root"
+        value = _value_after(view, move, iterations // 2, derive_seed(seed, _SEED_AFTER))
+        if value is None:
+            return played, best, "root"
+        played = best = {"action": move.action, "win": value[0], "visits": value[1]}
+        return played, best, value[2]
+    # two different moves: each measured on its own, with the same budget
+    measured = []
+    for i, m in enumerate((played, best)):
+        value = _value_after(view, Move.from_action(m["action"]), iterations // 2,
+                             derive_seed(seed, _SEED_AFTER, i))
+        if value is None:
             break
-        measured[m["action"]] = {"action": m["action"], "win": win, "visits": visits}, how
+        measured.append({"action": m["action"], "win": value[0], "visits": value[1],
+                         "how": value[2]})
     else:
-        played, how = measured.get(played["action"], (played, "root"))
-        best = measured.get(best["action"], (best, how))[0]
+        played, best = measured
+        how = "exact" if played["how"] == best["how"] == "exact" else "after"
         if played["win"] >= best["win"]:
             best = played                      # as good as the search's choice
         return played, best, how
-    # another seat decides after one of them: a larger search, both figures from it
+    if played["visits"] >= visit_floor(iterations):
+        return played, best, "root"
+    # another seat decides after one of them, and the played move was hardly searched: a
+    # larger search, both figures from it
     stats = _root(view, iterations * 4, derive_seed(seed, _SEED_AGAIN))
     best = max(stats.values(), key=lambda m: (m["visits"], m["win"]))
     played = stats.get(move.action, {"action": move.action, "win": 0.0, "visits": 0})
     return played, best, "again"
 
 
-def _mean_after(view: State, move: Move, iterations: int, seed: int) \
-        -> tuple[float, int, str | None]:
-    """The seat's win share after `move`: exact if the game ends, else the mean over a search
-    of the position after it when the seat decides there; (0, 0, None) when another does."""
+def _value_after(view: State, move: Move, iterations: int, seed: int) \
+        -> tuple[float, int, str] | None:
+    """(win share, iterations behind it, how) of the seat after `move`: exact when the game
+    ends; else a search of the position after it: the seat's mean win share over it when the
+    seat decides there, or (2 players) one minus the opponent's.  None when another seat of a
+    larger game decides there (the search keeps that seat's statistics, not ours)."""
     seat = view.to_move
     after = view.copy()
     after.push(move)
@@ -248,11 +262,12 @@ def _mean_after(view: State, move: Move, iterations: int, seed: int) \
         top = max(scores)
         winners = [q for q, s in enumerate(scores) if s == top]
         return (1.0 / len(winners) if seat in winners else 0.0), 0, "exact"
-    if after.to_move != seat:
-        return 0.0, 0, None
+    if after.to_move != seat and after.nplayers != 2:
+        return None
     stats = _root(after.view(seat), max(iterations, 1), seed)
     visits = sum(m["visits"] for m in stats.values())
-    return sum(m["win"] * m["visits"] for m in stats.values()) / max(visits, 1), visits, "after"
+    mean = sum(m["win"] * m["visits"] for m in stats.values()) / max(visits, 1)
+    return (mean if after.to_move == seat else 1.0 - mean), visits, "after"
 
 
 # ---------------------------------------------------------------------------------------------
