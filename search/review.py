@@ -195,7 +195,7 @@ def review_decision(state: State, move: Move, iterations: int = DEFAULT_ITERATIO
     view = state.view(seat)
     options = view.count_legal()
     played, best, method = _search(view, move, iterations, seed)
-    loss = max(0.0, (best["win"] - played["win"]) * 100.0)
+    loss = round(max(0.0, (best["win"] - played["win"]) * 100.0), 2)   # as shown, as marked
     return DecisionReview(ply=ply, seat=seat, round=state.round, step=str(state.step),
                           played=str(move), best=str(Move.from_action(best["action"])),
                           win_played=played["win"], win_best=best["win"], loss=loss,
@@ -264,7 +264,14 @@ def _value_after(view: State, move: Move, iterations: int, seed: int) \
         return (1.0 / len(winners) if seat in winners else 0.0), 0, "exact"
     if after.to_move != seat and after.nplayers != 2:
         return None
-    stats = _root(after.view(seat), max(iterations, 1), seed)
+    # the seat's own search of the position (the other seat's hand, if it is to play a card,
+    # is dealt anew every iteration from what the seat cannot see)
+    searcher = ISMCTSBot(iterations=max(iterations, 1)).searcher()
+    searcher.run(after.view(seat), seat, iterations=max(iterations, 1), seed=seed)
+    stats = {m["action"]: dict(m, win=m["win"] / max(m["visits"], 1))
+             for m in searcher.root_moves(0)}
+    if not stats:
+        return None
     visits = sum(m["visits"] for m in stats.values())
     mean = sum(m["win"] * m["visits"] for m in stats.values()) / max(visits, 1)
     return (mean if after.to_move == seat else 1.0 - mean), visits, "after"
