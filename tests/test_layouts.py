@@ -138,3 +138,11 @@ def test_screens_for_the_report(tmp_path):
         layout, text = rendered(st, width, height)
         (tmp_path / f"card-{width}x{height}.txt").write_text(text)
         assert len(text.rstrip("\n").split("\n")) <= height
+
+
+def test_help_fits_80_columns():
+    from cli.commands.play import HELP
+    console = Console(width=80, record=True, color_system=None, file=io.StringIO())
+    console.print(HELP.format(autosave="~/.local/share/ekonos/autosave.json"))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80 and len(lines) <= 23

@@ -37,21 +37,21 @@ from ekonos.moves import MoveKind
 
 HELP = """\
 [bold]Decide[/] by typing
-  • at the card step: the card, a verb and its space or company —
-      `22 p 12` place card 22's company on 12, `22 pr 32` protect 32, `22 g pan` grow
-      Panda; or the [bold cyan]number[/] of a growth in your hand panel;
+  • at the card step: the card, a verb and a space or a company:
+      `22 p 12` place card 22's company on 12 · `22 pr 32` protect 32
+      `22 g pan` grow Panda · or the [bold cyan]number[/] of a growth in your hand
   • at the other steps: the [bold cyan]number[/] of a decision, or its words:
-      `e`/`w` expand or wait, `p 14`/`pr 14`/`s` place, protect, stop,
-      `s crown`/`b pan` (or just `crown`) sell or buy, `n` pass, a name for a successor;
-  • `h1`, `h2`, `h3`: a row of the last hint;
-  • the full notation works everywhere: `play 7 place 12`, `sell Crown`, `pass`, ...
-    (any case, companies by 3 letters or more; `#2 g hyd` is the 2nd card of your hand).
+      `e`/`w` expand or wait · `p 14`, `pr 14`, `s` place, protect, stop
+      `s cro`, `b pan` (or `cro`) sell or buy · `n` pass · a name: successor
+  • `h1`, `h2`, `h3`: a row of the last hint
+  • the notation anywhere: `play 7 place 12`, `sell Crown`, `pass`, ... (any
+    case, companies by 3 letters or more; `#2 g hyd`: the 2nd card of the hand)
 [bold]Commands[/]
-  help   this text              rules  the rules in one screen
-  list   every legal decision   hint   the AI's advice (then h1, h2, h3)
-  undo   back to your previous decision        redo   what undo took back
-  show   the board again        log    the decisions so far (`log all`)
-  save FILE  save the game      quit   save and leave
+  help    this text                rules   the rules in one screen
+  list    every legal decision     hint    the AI's advice (then h1, h2, h3)
+  undo    your previous decision   redo    what undo took back
+  show    the board again          log     the decisions so far (`log all`)
+  save F  save the game in F       quit    save and leave
 The game is saved after every decision in {autosave}."""
 
 

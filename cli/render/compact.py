@@ -81,12 +81,13 @@ def companies_block(state, seat: int | None = None, style: str = "narrow") -> Ta
 
 
 def players_block(state, seat: int | None = None, style: str = "narrow") -> Table:
-    """Per player: name, coins, score now (and, unless narrow, cards and tokens); who is to
-    move."""
+    """Per player: the key of the shares columns (initial or seat), name, coins, score now
+    (and, unless narrow, cards and tokens); who is to move."""
     narrow = style == "narrow"
     scores = state.scores()
     limited = state.nplayers >= TOKEN_LIMIT_MIN_PLAYERS
     t = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, show_header=not narrow)
+    t.add_column("", no_wrap=True, style="dim")          # the key of the shares columns
     t.add_column("player", no_wrap=True)
     t.add_column("coins", justify="right", no_wrap=True)
     t.add_column("score", justify="right", no_wrap=True)
@@ -95,9 +96,10 @@ def players_block(state, seat: int | None = None, style: str = "narrow") -> Tabl
         if limited:
             t.add_column("tokens", justify="right", no_wrap=True)
     t.add_column("", no_wrap=True)
-    width = 8 if narrow else 12
+    width = 7 if narrow else 12
+    keys = initials(state.names)
     for q, name in enumerate(state.names):
-        row = [Text(name if len(name) <= width else name[:width - 1] + "…",
+        row = [keys[q], Text(name if len(name) <= width else name[:width - 1] + "…",
                     style=YOU_STYLE if q == seat else None),
                f"{state.coins(q)}¢", f"{scores[q]}{'pt' if narrow else ''}"]
         if not narrow:
