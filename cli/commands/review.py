@@ -144,7 +144,7 @@ def offer_review(console: Console, session, input_fn, record: Path | None,
     if not mine:
         return
     console.print(f"Type [bold]review[/] to see where this game was won and lost ({mine} "
-                  "decisions of yours, a few seconds), or press Enter to leave.")
+                  f"decisions of yours, about {mine // 5 + 1} s), or press Enter to leave.")
     if record is not None:
         console.print(f"Later, or every player's: {command} review "
                       f"{shlex.quote(str(record))}", markup=False, style="dim", soft_wrap=True)

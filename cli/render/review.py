@@ -7,6 +7,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ekonos.errors import EkonosError
+from ekonos.moves import MoveKind
+from ekonos.notation import parse_move
+
 MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 MARK_SIGN = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 SEAT_STYLES = ("bold green", "bold magenta", "bold cyan", "bold yellow", "bold blue", "bold red")
@@ -16,20 +20,35 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
+def short_move(text: str) -> str:
+    """A card play without its `play` (`18 place 30`, `4 grow Crown`); other moves as they are."""
+    try:
+        move = parse_move(text)
+    except EkonosError:
+        return text
+    if move.card is None:
+        return text
+    arg = move.company if move.kind is MoveKind.GROW else move.space
+    return f"{move.card} {move.kind} {arg}"
+
+
 def decisions_table(review) -> Table:
-    """One row a decision: number, round, player, played (win share), best (win share), loss
-    in points, mark."""
-    t = Table(box=None, show_edge=False, padding=(0, 1), title="Decisions",
-              title_justify="left")
-    for col, just in (("#", "right"), ("rd", "right"), ("player", "left"),
-                      ("played", "left"), ("win", "right"), ("best", "left"),
-                      ("win", "right"), ("loss", "right"), ("", "left")):
+    """One row a decision: number, round, player (when several are reviewed), played (win
+    share), best (win share, `=` when it is the move played), loss in points, mark."""
+    t = Table(box=None, show_edge=False, padding=(0, 1), title="Decisions (win: expected win "
+              "share after the move; loss: points of win share lost)", title_justify="left")
+    several = len(review.seats) > 1
+    columns = [("#", "right"), ("rd", "right")] + ([("player", "left")] if several else []) + \
+        [("played", "left"), ("win", "right"), ("best", "left"), ("win", "right"),
+         ("loss", "right"), ("", "left")]
+    for col, just in columns:
         t.add_column(col, justify=just, overflow="fold")
     for d in review.decisions:
         same = d.played == d.best
         mark = d.mark or ""
-        t.add_row(str(d.ply), str(d.round), Text(review.names[d.seat]), d.played,
-                  _pct(d.win_played), "=" if same else d.best, "" if same else _pct(d.win_best),
+        who = [Text(review.names[d.seat][:10])] if several else []
+        t.add_row(str(d.ply), str(d.round), *who, short_move(d.played), _pct(d.win_played),
+                  "=" if same else short_move(d.best), "" if same else _pct(d.win_best),
                   f"{d.loss:.1f}" if d.loss >= 0.05 else "",
                   Text(f"{MARK_SIGN[mark]} {mark}" if mark else "", style=MARK_STYLE.get(mark)))
     return t
@@ -92,7 +111,8 @@ def summary(review) -> Group:
                          overflow="fold")
         for d in worst:
             t.add_row(str(d.ply), Text(review.names[d.seat]),
-                      f"{d.played} ({_pct(d.win_played)})", f"{d.best} ({_pct(d.win_best)})",
+                      f"{short_move(d.played)} ({_pct(d.win_played)})",
+                      f"{short_move(d.best)} ({_pct(d.win_best)})",
                       Text(f"{d.loss:.1f} points {d.mark or ''}".strip(),
                            style=MARK_STYLE.get(d.mark or "")))
         parts.append(t)
