@@ -34,15 +34,20 @@ def positions(players: int, step: Step, seat: int = 0, want: int = 2) -> list[St
         while not st.is_over():
             if st.step is step and st.to_move == seat:
                 found.append(st.copy())
-                if step is not Step.CARD or len(found) >= 40:
+                if step is not Step.CARD or len(found) >= 120:
                     break
             st.push_unchecked(rng.choice(st.legal_actions()))
-        if len(found) >= (40 if step is Step.CARD else want):
+        if len(found) >= (120 if step is Step.CARD else want):
             break
     if step is Step.CARD and found:
         full = max(found, key=lambda s: (len(s.hand(seat)), len(s.discard)))
         late = max(found, key=lambda s: (len(s.discard), len(s.hand(seat))))
-        return [full, late]
+        # the longest hand lines: many tiles to protect, growths that trigger an expansion
+        busy = max(found, key=lambda s: (len(s.hand(seat)) >= 3,
+                                         sum(len(s.tiles(c)) - len(s.protected_tiles(c))
+                                             for c in range(6))
+                                         + 5 * sum(s.growth(c) in (3, 5) for c in range(6))))
+        return [full, late, busy]
     return found[:want]
 
 

@@ -211,7 +211,8 @@ class TerminalGame:
             parts = [render.board_view(st, layout, width, seat)]
             if st.step is Step.CARD and st.to_move == seat:
                 numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
-                parts.append(render.hand_choices(st, seat, numbers, roomy=render.roomy(layout)))
+                parts.append(render.hand_choices(st, seat, numbers, roomy=render.roomy(layout),
+                                                 width=width))
             else:
                 parts.append(render.hand_line(st, seat, width=width if layout == "tight"
                                               else None))

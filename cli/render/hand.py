@@ -41,10 +41,12 @@ def _spaces_of(moves: list[Move], kind: MoveKind) -> list[int]:
     return [m.space for m in moves if m.kind is kind]
 
 
-def grow_effect(state, c: Company, seat: int | None, short_form: bool = False) -> str:
+def grow_effect(state, c: Company, seat: int | None, short_form: bool = False,
+                shortest: bool = False) -> str:
     """What growing company `c` does now (R11-R12): `0→1`, `3→4, you may expand`, `5→6, Anna
     must expand`; the decider is named as `seat` reads it ("you").  `short_form`: `3→4 you
-    may exp.`"""
+    may exp.`; `shortest`: `3→4 you`, `5→6 Ann!` (the track reaches 4, or 6 and the expansion
+    is forced; who decides)."""
     g = state.growth(c)
     if g >= 6:
         return "6"
@@ -56,29 +58,36 @@ def grow_effect(state, c: Company, seat: int | None, short_form: bool = False) -
     if g + 1 not in (4, 6):
         return step
     verb = "may" if g + 1 == 4 else "must"
+    if shortest:
+        return f"{step} {decider[:3]}{'!' if g + 1 == 6 else ''}"
     if short_form:
         return f"{step} {decider[:8]} {verb} exp."
     return f"{step}, {decider} {verb} expand"
 
 
-def _top_text(state, top: Company, moves: list[Move], roomy: bool) -> Text:
+#: How much a hand line spells out, from the most to the least.
+FORMS = ("roomy", "compact", "tight")
+
+
+def _top_text(state, top: Company, moves: list[Move], form: str) -> Text:
     """What the card's top does now: `place · protect 14, 28`, or why not."""
     places, protects = _spaces_of(moves, MoveKind.PLACE), _spaces_of(moves, MoveKind.PROTECT)
     bits: list[str] = []
     if places:
-        bits.append("place on an empty space" if roomy else "place")
+        bits.append("place on an empty space" if form == "roomy" else "place")
     if protects:
-        bits.append("protect " + spaces_text(protects))
+        bits.append(("pr " + spaces_text(protects).replace(", ", ",")) if form == "tight"
+                    else "protect " + spaces_text(protects))
     if bits:
         return Text(" · ".join(bits))
-    if state.value(top) >= MAX_TILES:          # why no place: the supply is empty (R9a)
+    if state.value(top) >= MAX_TILES and form == "roomy":   # why no place: no tile left (R9a)
         return Text(f"no {short(str(top))} action: all its tiles are out and protected",
                     style="dim")
     return Text(f"no {short(str(top))} action", style="dim")
 
 
 def _grow_cells(state, card: int, seat: int | None, moves: list[Move] | None,
-                numbers: dict[int, int] | None, roomy: bool) -> list[Text]:
+                numbers: dict[int, int] | None, form: str) -> list[Text]:
     """One cell a bottom company: its number (if it has one), the company, what growing does."""
     number_of = {m.company: numbers.get(m.action) for m in moves or []
                  if m.kind is MoveKind.GROW} if numbers else {}
@@ -88,31 +97,49 @@ def _grow_cells(state, card: int, seat: int | None, moves: list[Move] | None,
         k = number_of.get(b)
         if k is not None:
             cell.append(f"{k:>2} ", style=CHOICE)
-        cell.append_text(company_text(b, str(b) if roomy else short(str(b))))
-        cell.append(" " + grow_effect(state, b, seat, short_form=not roomy))
+        cell.append_text(company_text(b, str(b) if form == "roomy" else short(str(b))))
+        cell.append(" " + grow_effect(state, b, seat, short_form=form == "compact",
+                                      shortest=form == "tight"))
         cells.append(cell)
     return cells
 
 
-def hand_choices(state, seat: int, numbers: dict[int, int] | None = None,
-                 roomy: bool = False, title: str | None = None) -> Table | Panel:
-    """The hand of `seat` at its card step, one line a card: the card, what its top can do
-    (typed with a space number), and its two growths (with the number that picks each).
-    `roomy`: in a titled panel with full company names; otherwise a borderless grid for small
-    terminals."""
-    hand = state.hand(seat) or []
-    example = hand[0] if hand else "CARD"
-    head = title or f"Your hand — {HOW_TO_TYPE.format(c=example)}"
+def _grid(rows: list[list[Text]]) -> tuple[Table, int]:
+    """The rows in a borderless grid, and its width."""
     grid = Table.grid(padding=(0, 2))
     for _ in range(4):
         grid.add_column(no_wrap=True)
-    for card in hand:
-        moves = card_moves(state, seat, card) or []
-        top = Company(DECK[card - 1].top)
-        grid.add_row(card_text(card), _top_text(state, top, moves, roomy),
-                     *_grow_cells(state, card, seat, moves, numbers, roomy))
-    if not hand:
-        grid.add_row(Text("no cards left this round", style="dim"))
+    for row in rows:
+        grid.add_row(*row)
+    widths = [max((row[i].cell_len for row in rows if i < len(row)), default=0)
+              for i in range(4)]
+    return grid, sum(widths) + 2 * (sum(1 for w in widths if w) - 1)
+
+
+def hand_choices(state, seat: int, numbers: dict[int, int] | None = None,
+                 roomy: bool = False, title: str | None = None,
+                 width: int | None = None) -> Table | Panel:
+    """The hand of `seat` at its card step, one line a card: the card, what its top can do
+    (typed with a space number), and its two growths (with the number that picks each).
+    `roomy`: in a titled panel with full company names; otherwise a borderless grid for small
+    terminals.  With `width`, the most spelt-out form whose lines fit in it."""
+    hand = state.hand(seat) or []
+    example = hand[0] if hand else "CARD"
+    head = title or f"Your hand — {HOW_TO_TYPE.format(c=example)}"
+    room = None if width is None else width - (4 if roomy else 0)
+    forms = FORMS if roomy else FORMS[1:]
+    for form in forms:
+        rows = []
+        for card in hand:
+            moves = card_moves(state, seat, card) or []
+            top = Company(DECK[card - 1].top)
+            rows.append([card_text(card), _top_text(state, top, moves, form),
+                         *_grow_cells(state, card, seat, moves, numbers, form)])
+        if not hand:
+            rows.append([Text("no cards left this round", style="dim")])
+        grid, used = _grid(rows)
+        if room is None or used <= room:
+            break
     if roomy:
         return Panel(grid, title=head, title_align="left", expand=False)
     out = Table.grid()
@@ -148,7 +175,7 @@ def card_line(state, seat: int, card: int) -> Text:
     moves = card_moves(state, seat, card)
     options = []
     if moves is not None:
-        options.append(_top_text(state, Company(DECK[card - 1].top), moves, roomy=False).plain)
+        options.append(_top_text(state, Company(DECK[card - 1].top), moves, "compact").plain)
     for b in map(Company, DECK[card - 1].bottom):
         options.append(f"grow {short(str(b))} {grow_effect(state, b, None)}")
     text.append(" · ".join(options))
