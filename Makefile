@@ -11,6 +11,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PIP := $(BIN)/python -m pip -q --disable-pip-version-check --no-input
 LOG := build/setup.log
+TEST_EXTRAS := .[test,openspiel]
 # a stage: one line said, the command's output kept in $(LOG) and shown only if it fails
 stage = @echo "ekonos: $(1)"; mkdir -p build; $(2) > $(LOG) 2>&1 || { cat $(LOG); exit 1; }
 
@@ -42,7 +43,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 	@touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(call stage,installing the test tools and OpenSpiel (extras test and openspiel),$(PIP) install --no-build-isolation -e ".[test,openspiel]")
+	$(call stage,installing the test tools and OpenSpiel (extras test and openspiel),$(PIP) install --no-build-isolation -e "$(TEST_EXTRAS)")
 	@touch $(TEST_STAMP)
 
 # Compiler warnings and errors are shown (stderr); Cython's progress lines are not.
