@@ -83,10 +83,11 @@ def board_view(state, layout: str, width: int, seat: int | None = None) -> Group
     if layout in ("compact", "tight"):
         drawing = map_text(state, compact=True)
         room = width - _width(drawing) - 2
-        right = _block(state, seat, room, ("mid", "narrow")) or \
-            Group(companies_block(state, seat, "narrow"), players_block(state, seat, "narrow"))
+        right = _block(state, seat, room, ("mid", "narrow"))
+        table = _beside(drawing, right) if right is not None else Group(   # under 80 columns
+            drawing, companies_block(state, seat, "narrow"), players_block(state, seat, "narrow"))
         parts: list[RenderableType] = [header_text(state, played=False, compact=True,
-                                                   width=width), _beside(drawing, right)]
+                                                   width=width), table]
         if state.discard:
             parts.append(played_text(state, width, lines=1 if layout == "tight" else 2,
                                      label="played: "))
