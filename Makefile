@@ -1,16 +1,31 @@
-# One command each sets everything up from nothing: a .venv, the package with its test extras,
-# the Cython extensions built in place.  `make play` then plays; `make test` runs the tests.
+# One command each sets everything up from nothing, quietly (a line per stage):
+#   make play   a .venv with ekonos and what playing needs (click, rich, numpy), the C extensions
+#               built in place, then a game against 3 AI opponents;
+#   make test   the same plus the test tools and OpenSpiel (extras test, openspiel), then the
+#               tests.
+# `pip install .` (or `pip install -e .`) anywhere gives the `ekonos` command too.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+PIP := $(BIN)/python -m pip -q --disable-pip-version-check --no-input
+LOG := build/setup.log
+TEST_EXTRAS := .[test,openspiel]
+# a stage: one line said, the command's output kept in $(LOG) and shown only if it fails
+stage = @echo "ekonos: $(1)"; mkdir -p build; $(2) > $(LOG) 2>&1 || { cat $(LOG); exit 1; }
 
-.PHONY: play test bench build clean debug release fuzz chromium
+.PHONY: play resume test bench build clean debug release fuzz chromium
 
 play: build
-	$(BIN)/ekonos play --ai 3
+	@echo "ekonos: ready (source $(VENV)/bin/activate puts ekonos on your PATH); starting a game"
+	@$(BIN)/ekonos play --ai 3
 
-test: build chromium
+# continue the game saved in the autosave (the path `ekonos play` prints when you quit)
+resume: build
+	@$(BIN)/ekonos play --load "$$($(BIN)/python -c 'from cli.storage import autosave_path; print(autosave_path())')"
+
+test: build $(TEST_STAMP) chromium
 	$(BIN)/python -m pytest tests
 
 # The browser tests drive the system's Chromium; install it when missing and we are root
@@ -21,23 +36,28 @@ chromium:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } || \
 	  echo "note: could not install chromium; the browser tests will be skipped"
 
-bench: build
+bench: build $(TEST_STAMP)
 	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-columns=median,mean,rounds
 
 $(BIN)/python:
-	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip setuptools wheel "Cython>=3.0"
+	$(call stage,creating $(VENV) with $(PY),$(PY) -m venv $(VENV))
+	$(call stage,installing the build tools (setuptools Cython),$(PIP) install "setuptools>=70.1" "Cython>=3.0")
 
-# Cython goes into the venv too: the editable install builds in an isolated environment, but
-# `build_ext --inplace` below runs with the venv's own Python and needs it there.
-# Editable install builds the extensions; `build_ext --inplace` rebuilds them when a .pyx/.pxd
-# changes so the tests always run the code in the tree.
+# The package, editable, built with the venv's own build tools (no isolated build
+# environment to download); its C extensions are (re)built in place by `build` below, so the
+# tests and the game always run the code in the tree.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
-	$(BIN)/python -m pip install -e ".[test,openspiel]"
-	touch $(STAMP)
+	$(call stage,installing ekonos and what playing needs,$(PIP) install --no-build-isolation -e .)
+	@touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	$(call stage,installing the test tools and OpenSpiel (extras test and openspiel),$(PIP) install --no-build-isolation -e "$(TEST_EXTRAS)")
+	@touch $(TEST_STAMP)
+
+# Compiler warnings and errors are shown (stderr); Cython's progress lines are not.
 build: $(STAMP)
-	$(BIN)/python setup.py -q build_ext --inplace
+	@echo "ekonos: building the C extensions (only what changed)"
+	@$(BIN)/python setup.py -q build_ext --inplace > /dev/null
 
 # The fuzz suite alone with many more examples and a fresh random stream each run (minutes), for
 # before a release.  It ends with the cases tried per entry point and what was found (signals,

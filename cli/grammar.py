@@ -2,8 +2,10 @@
 
 Accepted (documented in the in-game `help` and README "How to play"):
 
-* a command (or an alias): help, list, hint, undo, redo, save FILE, show, log, quit;
-* a number N (or `#N`): the N-th decision of `legal_list` (the numbered list the person sees);
+* a command (or an alias): help, rules, list, hint, undo, redo, save FILE, show, log, quit;
+* a number N (or `#N`): the N-th decision of `legal_list` (the numbers the person sees: at
+  the card step only the growths carry one, places and protects are typed with their space);
+* `h1`, `h2`, ...: the row of the last hint with that label (`hints`, given by the caller);
 * a move in the notation of POSITION.md (`play 7 place 12`, `sell Crown`, `pass`, ...), any
   case, companies by a prefix of at least 3 letters;
 * short forms, per step:
@@ -33,7 +35,7 @@ from ekonos.moves import Move, MoveKind
 from ekonos.notation import is_number, move_words, parse_company, parse_number
 from ekonos.rules import COMPANIES, DECK, NUM_SPACES, Company, Step
 
-COMMANDS = ("help", "list", "hint", "undo", "redo", "save", "show", "log", "quit")
+COMMANDS = ("help", "rules", "list", "hint", "undo", "redo", "save", "show", "log", "quit")
 COMMAND_ALIASES = {"?": "help", "h": "help", "moves": "list", "l": "list", "q": "quit",
                    "exit": "quit", "board": "show", "u": "undo"}
 PASS_WORDS = ("pass", "no", "n", "skip", "-")
@@ -63,12 +65,12 @@ def _verb(word: str, forms: dict) -> object | None:
     return None
 
 
-def legal_list(state: State) -> list[Move]:
-    """The legal decisions in the order the numbered list shows them.
+def every_decision(state: State) -> list[Move]:
+    """Every legal decision in the order the person sees them.
 
-    Card step: card by card (ascending card number), each card's grow options first (in the
-    order of the card's bottom), then protect, then place (by space).  Other steps: the
-    engine's order, pass last."""
+    Card step: card by card (ascending card number, as the hand shows them), each card's grow
+    options first (in the order of the card's bottom), then protect, then place (by space).
+    Other steps: the engine's order, pass last."""
     moves = list(state.legal_moves)
     if state.step is not Step.CARD:
         return sorted(moves, key=lambda m: (m.kind is MoveKind.PASS, m.action))
@@ -80,12 +82,25 @@ def legal_list(state: State) -> list[Move]:
     return sorted(moves, key=key)
 
 
-def interpret(text: str, state: State) -> Command | Move:
-    """What the person typed -> a Command or a legal Move (MoveError otherwise)."""
+def legal_list(state: State) -> list[Move]:
+    """The decisions a number picks, in order: at the card step the growths only (a place or a
+    protect is typed with its space, `22 p 12`: numbering 30 places of a card helps nobody);
+    at the other steps every decision (a few), pass last."""
+    moves = every_decision(state)
+    if state.step is Step.CARD:
+        return [m for m in moves if m.kind is MoveKind.GROW]
+    return moves
+
+
+def interpret(text: str, state: State, hints: list[Move] | tuple = ()) -> Command | Move:
+    """What the person typed -> a Command or a legal Move (MoveError otherwise).  `hints`: the
+    decisions of the last hint shown for this position (`h1` is the first)."""
     words = move_words(text)
     if not words:
         raise InvalidMoveError(text, "type a decision, a number from the list, or `help`")
     first = words[0]
+    if len(words) == 1 and re.fullmatch(r"h[0-9]{1,3}", first):
+        return _hint_row(text, int(first[1:]), state, hints)
     name = COMMAND_ALIASES.get(first, first)
     if name in COMMANDS:
         rest = re.split(r"[ \t\r\n]+", text.strip(" \t\r\n"), maxsplit=1)   # case kept: FILE
@@ -93,13 +108,32 @@ def interpret(text: str, state: State) -> Command | Move:
     if len(words) == 1 and re.fullmatch(r"#?[0-9]{1,9}", first):
         options = legal_list(state)
         n = int(first.lstrip("#"))
+        if not options:
+            raise InvalidMoveError(text, "no decision has a number here: type it (`list` "
+                                   "shows them)")
         if not 1 <= n <= len(options):
-            raise InvalidMoveError(text, f"there is no decision {n}: the list goes from 1 to "
-                                   f"{len(options)} (type `list` to see it)")
+            where = (" (places and protects are typed with their space: "
+                     f"`{_short(_example_place(state))}`)"
+                     if state.step is Step.CARD and _example_place(state) else "")
+            raise InvalidMoveError(text, f"there is no decision {n}: the numbers go from 1 to "
+                                   f"{len(options)}{where}")
         return options[n - 1]
     if state.step is Step.CARD:
         return _interpret_card(text, words, state)
     return state.parse_move(_canonical_other(words, state.step))
+
+
+def _hint_row(text: str, k: int, state: State, hints: list[Move] | tuple) -> Move:
+    """`hK`: the K-th row of the last hint, if it is still legal here."""
+    if not hints:
+        raise InvalidMoveError(text, "no hint for this position yet: type `hint` first")
+    if not 1 <= k <= len(hints):
+        raise InvalidMoveError(text, f"the hint has rows h1 to h{len(hints)}")
+    return _checked(state, hints[k - 1], str(hints[k - 1]))
+
+
+def _example_place(state: State) -> Move | None:
+    return next((m for m in every_decision(state) if m.kind is MoveKind.PLACE), None)
 
 
 def _canonical_other(words: list[str], step: Step) -> str:

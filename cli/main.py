@@ -13,6 +13,8 @@ from cli.commands.arena import arena
 from cli.commands.hint import hint
 from cli.commands.play import play
 from cli.commands.positions import apply, new, show
+from cli.commands.review import review
+from cli.commands.rules import rules
 from cli.commands.serve import serve
 from cli.errors import EkonosGroup
 from cli.options import example
@@ -34,7 +36,7 @@ def main() -> None:
     """
 
 
-for _command in (new, show, apply, play, arena, hint, serve):
+for _command in (new, show, apply, play, arena, hint, review, rules, serve):
     main.add_command(_command)
 
 if __name__ == "__main__":

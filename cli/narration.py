@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from ekonos import State
 from ekonos.moves import Move, MoveKind
-from ekonos.rules import Company, Step
+from ekonos.notation import parse_move
+from ekonos.rules import MAX_SHARES, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS, Company, Step
 
 
 def plural(n: int, word: str) -> str:
     """`plural(1, "coin")` -> '1 coin', `plural(5, "coin")` -> '5 coins'."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def move_label(move: Move) -> str:
+    """The notation of a move, with the step of a pass named: `sell: pass`, `buy: pass`."""
+    if move.kind is MoveKind.PASS:
+        return f"{move.step}: pass"
+    return str(move)
 
 
 class Voice:
@@ -165,4 +173,78 @@ def describe(before: State, after: State, move: Move, seat: int, you: int | None
             if p0 != p1:
                 parts.append(f"{voice.subject(p1, 'becomes')} {_company(c)}'s president"
                              if p1 is not None else f"{_company(c)} has no president now")
+    skipped = skipped_buy(before, after, move, you)
+    if skipped:
+        parts.append(skipped)
     return "; ".join(parts)
+
+
+def skipped_buy(before: State, after: State, move: Move, you: int | None) -> str | None:
+    """When the decision ended the turn of the person (`you`) before their buy step could ask
+    anything (no share they may buy: the engine passed for them), say so once, and why."""
+    if you is None or move.step in (Step.BUY, Step.OVER):
+        return None
+    turn = before.turn
+    player = turn.player if turn is not None else before.to_move
+    if player != you:
+        return None
+    later = after.turn
+    if not after.is_over() and later is not None and later.player == player \
+            and after.round == before.round:
+        return None                      # the turn goes on (sell, buy, an expansion, ...)
+    coins = before.coins(player)
+    columns = {c: before.column(c) for c in Company}
+    tokens = before.tokens(player)
+    if move.kind is MoveKind.SELL:       # R15: the sale pays the column, then leaves it
+        coins += columns[move.company]
+        columns[move.company] -= 1
+        tokens -= 1
+    open_columns = [k for k in columns.values() if k < MAX_SHARES]
+    whose = "" if move.step is Step.CARD or before.to_move == you else "your "
+    if not open_columns:
+        why = "every column is full"
+    elif min(open_columns) + 1 > coins:
+        why = "no share affordable"
+    elif before.nplayers >= TOKEN_LIMIT_MIN_PLAYERS and tokens >= TOKEN_LIMIT:
+        why = f"all {TOKEN_LIMIT} of your tokens are on the board"
+    else:
+        why = "no share you may buy"
+    return f"{why}: {whose}buy skipped"
+
+
+def line_players(state: State, texts: list[str]) -> list[int | None]:
+    """The seat that makes each decision of a line of play (canonical texts) from `state`
+    (a position whose hands are all known, as a session's are).  The line was thought on a
+    guess of the other hands, so a card it plays may sit in another hand here: it is swapped
+    in (the seats only depend on public facts).  None from the first decision that cannot be
+    followed."""
+    st = state.copy()
+    out: list[int | None] = []
+    for text in texts:
+        if st.is_over():
+            break
+        try:
+            move = parse_move(text, st.step, st.names)
+            if move.card is not None:
+                _hold(st, st.to_move, move.card)
+            seat = st.to_move
+            st.push(move)
+        except ValueError:            # EkonosError is a ValueError
+            break
+        out.append(seat)
+    return out + [None] * (len(texts) - len(out))
+
+
+def _hold(st: State, seat: int, card: int) -> None:
+    """Put `card` in the hand of `seat`, swapping it with one of that hand's cards (with the
+    hand that holds it, or with the undealt cards)."""
+    hand = st.hand(seat)
+    if hand is None or card in hand or not hand:
+        return
+    give = hand[-1]
+    for q in range(st.nplayers):
+        other = st.hand(q)
+        if q != seat and other is not None and card in other:
+            st.set_hand(q, [give if c == card else c for c in other])
+            break
+    st.set_hand(seat, [card if c == give else c for c in hand])

@@ -1,6 +1,7 @@
 """What `ekonos play` shows besides the board (cli/render/ draws that): the question of each
-step, the numbered decisions, the full list, the hint table and the log.  Rich renderables and
-console markup; names of players are always escaped (text, never markup)."""
+step, the numbered decisions (with a warning on a sale that hands over a presidency), the full
+list, the hint table and the log.  Rich renderables and console markup; names of players are
+always escaped (text, never markup)."""
 from __future__ import annotations
 
 from rich.markup import escape
@@ -12,9 +13,9 @@ from ekonos import State
 from ekonos.moves import Move, MoveKind
 from ekonos.rules import Step
 
-from cli.grammar import legal_list
-from cli.narration import plural
-from cli.render import cname, spaces_text
+from cli.grammar import every_decision, legal_list
+from cli.narration import move_label, plural
+from cli.render import card_text, cname, spaces_text
 from cli.events import Decision
 
 
@@ -22,19 +23,16 @@ def step_question(state: State, seat: int) -> str:
     """The question the person at `seat` answers now (console markup)."""
     step = state.step
     if step is Step.CARD:
-        return (f"Round {state.round}/{state.rounds} — your turn: play a card "
-                "(e.g. `2 grow crown`, `play 7 place 12`, or a number)")
+        return f"Round {state.round}/{state.rounds} — your turn: play a card"
     turn = state.turn
     if step in (Step.EXPAND_CHOICE, Step.EXPAND):
         c = turn.expansion.company
         by = "your" if turn.player == seat else f"{escape(state.names[turn.player])}'s"
         if step is Step.EXPAND_CHOICE:
-            return (f"{cname(c)}'s track reached 4 on {by} card — you decide: expand now "
-                    "with up to 2 growth actions, or wait")
+            return (f"{cname(c)} reached 4 on {by} card: expand now (up to 2 actions) "
+                    "or wait?")
         left = turn.expansion.actions_left
-        frm = spaces_text(list(turn.expansion.start_spaces))
-        return (f"{cname(c)} expands ({plural(left, 'growth action')} left; its tiles at the "
-                f"start: {frm or 'none'}): place next to them, protect a {c} tile, or stop")
+        return f"{cname(c)} expands ({plural(left, 'action')} left): place, protect or stop?"
     if step is Step.SELL:
         return f"Sell one share? (optional; you have {plural(state.coins(seat), 'coin')})"
     if step is Step.BUY:
@@ -44,24 +42,47 @@ def step_question(state: State, seat: int) -> str:
     return ""
 
 
-def decision_label(state: State, move: Move) -> str:
+def decision_label(state: State, move: Move, short: bool = False) -> str:
     """Canonical text plus a little context, for the numbered list of a step other than the
-    card step (console markup)."""
+    card step (console markup); `short` for small terminals."""
     seat = state.to_move
     if move.kind is MoveKind.SELL:
         pays = plural(state.column(move.company), "coin")
-        return (f"sell {cname(move.company)} [dim](+{pays}, you hold "
-                f"{state.shares(seat, move.company)})[/]")
+        label = (f"sell {cname(move.company)} [dim](+{pays}, you hold "
+                 f"{state.shares(seat, move.company)})[/]")
+        warning = presidency_warning(state, seat, move.company)
+        return label + (f" [bold yellow]⚠ {escape(warning)}[/]" if warning else "")
     if move.kind is MoveKind.BUY:
-        return (f"buy {cname(move.company)} [dim](costs {state.column(move.company) + 1}, "
-                f"worth {state.value(move.company)} now)[/]")
+        price, worth = state.column(move.company) + 1, state.value(move.company)
+        if short:
+            return f"buy {cname(move.company)} [dim]({price}¢, worth {worth})[/]"
+        return f"buy {cname(move.company)} [dim](costs {price}, worth {worth} now)[/]"
     if move.kind is MoveKind.SUCCESSOR:
         return f"successor {move.seat} [dim]({escape(state.names[move.seat])})[/]"
     if move.step is Step.EXPAND and move.kind is MoveKind.PLACE:
         owner = state.owner(move.space)
         if owner is not None:
-            return f"place {move.space} [dim](takes it from {owner})[/]"
+            return (f"place {move.space} [dim](takes {str(owner)[:3]})[/]" if short
+                    else f"place {move.space} [dim](takes it from {owner})[/]")
     return str(move)
+
+
+def presidency_warning(state: State, seat: int, company) -> str | None:
+    """When `seat` presides `company` and selling one share of it hands the presidency over
+    (R18c: someone then holds strictly more), who takes it; None otherwise."""
+    if state.president(company) != seat:
+        return None
+    left = state.shares(seat, company) - 1
+    held = {q: state.shares(q, company) for q in range(state.nplayers) if q != seat}
+    most = max(held.values(), default=0)
+    if left == 0 and most == 0:
+        return f"{company} will have no president (R18d)"
+    if most <= left:
+        return None
+    tied = [state.names[q] for q, k in held.items() if k == most]
+    if len(tied) == 1:
+        return f"the {company} presidency passes to {tied[0]}"
+    return f"the {company} presidency passes to {' or '.join(tied)} (you choose)"
 
 
 def _column_grid(items: list[str], cols: int, padding: int) -> Table:
@@ -77,31 +98,70 @@ def _column_grid(items: list[str], cols: int, padding: int) -> Table:
     return grid
 
 
-def decisions_panel(state: State) -> Panel:
-    """The numbered decisions of a step other than the card step."""
+def decisions_panel(state: State, width: int = 80, framed: bool = True) -> Panel | Table:
+    """The numbered decisions of a step other than the card step, in as many columns (up to 4)
+    as `width` holds; in a frame, or (not `framed`, for small terminals) under a title line."""
     options = legal_list(state)
-    items = [f"[bold cyan]{i}[/] {decision_label(state, m)}" for i, m in enumerate(options, 1)]
-    cols = 3 if len(items) > 6 else 2 if len(items) > 3 else len(items)
-    return Panel(_column_grid(items, cols, 3), title="Decisions", title_align="left")
+    items = [f"[bold cyan]{i:>{len(str(len(options)))}}[/] "
+             f"{decision_label(state, m, short=not framed)}" for i, m in enumerate(options, 1)]
+    longest = max((Text.from_markup(item).cell_len for item in items), default=1)
+    cols = max(1, min(4, len(items), (width - 4 + 3) // (longest + 3)))
+    grid = _column_grid(items, cols, 3)
+    if framed:
+        return Panel(grid, title="Decisions", title_align="left")
+    out = Table.grid()
+    out.add_row(Text("Decisions (type the number or the words)", style="bold"))
+    out.add_row(grid)
+    return out
 
 
-def full_list(state: State) -> Panel:
-    """Every legal decision with its number (the `list` command)."""
-    options = legal_list(state)
-    items = [f"[bold cyan]{i:>3}[/] {m}" for i, m in enumerate(options, 1)]
-    return Panel(_column_grid(items, 4 if len(items) > 12 else 1, 2),
-                 title=f"All {len(items)} legal decisions", title_align="left")
+def full_list(state: State) -> Panel | Table:
+    """Every legal decision (the `list` command): at the card step each card with the spaces it
+    can place on and protect, and its numbered growths; at the other steps the numbered list."""
+    if state.step is not Step.CARD:
+        options = legal_list(state)
+        items = [f"[bold cyan]{i:>3}[/] {m}" for i, m in enumerate(options, 1)]
+        return Panel(_column_grid(items, 4 if len(items) > 12 else 1, 2),
+                     title=f"All {len(items)} legal decisions", title_align="left")
+    numbers = {m: i for i, m in enumerate(legal_list(state), 1)}
+    moves = every_decision(state)
+    table = Table(box=None, show_edge=False, padding=(0, 1),
+                  title=f"All {len(moves)} legal decisions: `CARD p SPACE`, `CARD pr SPACE`, "
+                        "or a growth's number", title_justify="left")
+    for col in ("card", "place on", "protect", "grow"):
+        table.add_column(col)
+    for card in sorted({m.card for m in moves}):
+        mine = [m for m in moves if m.card == card]
+        places = [m.space for m in mine if m.kind is MoveKind.PLACE]
+        protects = [m.space for m in mine if m.kind is MoveKind.PROTECT]
+        grows = [f"[bold cyan]{numbers[m]}[/] {cname(m.company)}" for m in mine
+                 if m.kind is MoveKind.GROW]
+        table.add_row(card_text(card), spaces_text(places) or "—",
+                      spaces_text(protects) or "—", " · ".join(grows))
+    return table
 
 
-def hint_table(result: dict) -> Table:
-    """search.analysis.analyse's advice as a table: decision, win share, score, continuation."""
-    table = Table(title=f"Hint ({result['iterations']} iterations)", show_edge=False)
-    for col in ("#", "decision", "win share", "score", "then"):
-        table.add_column(col, justify="left" if col in ("decision", "then") else "right")
+def hint_table(result: dict, names: list[str] | None = None) -> Table:
+    """The advice of `GameSession.hint` as a table: rows h1, h2, ... (type the label to play
+    it) best first by win share, with the visits behind each figure and the expected
+    continuation, each decision with its player."""
+    table = Table(title=f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)",
+                  title_justify="left", box=None, show_edge=False, padding=(0, 1))
+    for col in ("", "decision", "win share", "score", "visits", "then"):
+        table.add_column(col, justify="left" if col in ("decision", "then", "") else "right",
+                         overflow="fold")
     for i, m in enumerate(result["moves"], 1):
         win = "—" if m["win"] is None else f"{m['win']:.0%}"
         score = "—" if m["score"] is None else f"{m['score']:.1f}"
-        table.add_row(str(i), m["move"], win, score, ", ".join(m["line"][:3]))
+        then = Text()
+        for k, (text, who) in enumerate(zip(m["line"][:4], m.get("players", [None] * 4))):
+            if k:
+                then.append(", ")
+            if who is not None and names is not None:
+                then.append(f"{names[who]}: ", style="dim")
+            then.append(text)
+        table.add_row(Text(f"h{i}", style="bold cyan"), m["move"], win, score,
+                      str(m["visits"]), then)
     return table
 
 
@@ -111,5 +171,5 @@ def log_table(decisions: list[Decision], names: list[str]) -> Table:
     for col in ("#", "round", "player", "decision"):
         table.add_column(col, justify="right" if col in ("#", "round") else "left")
     for d in decisions:
-        table.add_row(str(d.ply), str(d.round), Text(names[d.seat]), str(d.move))
+        table.add_row(str(d.ply), str(d.round), Text(names[d.seat]), move_label(d.move))
     return table

@@ -11,7 +11,9 @@ the same object.  What it does:
 * the record: the position plus a `"play"` field (the start position and every decision since),
   written to the autosave after every decision, and to the records folder when the game ends;
   `load` resumes it exactly;
-* hints through `search.analysis`;
+* hints through `search.analysis`: rows h1, h2, ... best first by win share, each line of play
+  with its players; `decide("h1")` plays a row of the last hint of this position;
+* the review of the game (`search.review`) once it is over;
 * events: every change is returned as a list of events and handed to each subscriber
   (`subscribe(callback)`): `DecisionMade` (with the reason line of `cli.narration`),
   `RoundStarted`, `GameOver`, `Undone`, `Redone`, `AutosaveFailed`, `RecordFailed` (cli.events).
@@ -39,12 +41,13 @@ from ekonos.rules import PLAYER_TABLE
 from ekonos.state import DEFAULT_NAMES
 from search.analysis import analyse
 from search.bots import LEVELS, Bot, derive_seed, make_bot, parse_spec
+from search.review import review_game
 
 from cli import storage
 from cli.grammar import Command, interpret
 from cli.events import (AutosaveFailed, Decision, DecisionMade, Event, GameOver, RecordFailed,
                         Redone, RoundStarted, Undone)
-from cli.narration import describe, plural
+from cli.narration import describe, line_players, plural
 from cli.record import DEFAULT_LEVEL, RecordError, read_record, write_record
 
 HINT_FLOOR = 10000               # a hint searches at least this many iterations (about 0.5 s)
@@ -131,6 +134,7 @@ class GameSession:
         self._bots = self._make_bots(level)
         self._head = _Head(self.start.copy(history=True), (), 0)
         self._redo: list[tuple[Decision, ...]] = []
+        self._hints: tuple[int, tuple[Move, ...]] = (-1, ())   # (version, rows) of the last hint
         self._subscribers: list[Callable[[Event], None]] = []
         self.over: GameOver | None = None
         self.record_dir = Path(record_dir) if record_dir is not None else None
@@ -276,7 +280,7 @@ class GameSession:
             if st.to_move != self.human:
                 raise NotYourTurn(f"it is {st.names[st.to_move]}'s decision, not yours")
             if isinstance(choice, str):
-                got = interpret(choice, st)
+                got = interpret(choice, st, self.hint_moves())
                 if isinstance(got, Command):
                     raise InvalidMoveError(choice, f"`{got.name}` is a command, not a decision")
                 move = got
@@ -369,15 +373,42 @@ class GameSession:
     # -- hints ------------------------------------------------------------------------------
     def hint(self, top: int = 3) -> dict:
         """The search's advice for the person's position (search.analysis.analyse's dict), at
-        least HINT_FLOOR iterations, from the person's view only."""
+        least HINT_FLOOR iterations, from the person's view only.  The `top` most visited
+        decisions, best first by win share (then expected score); each move's continuation
+        has `players`, the seat of each of its decisions.  Kept for `h1`, `h2`, ...
+        (`hint_moves`) until the position changes."""
         with self.lock:
             st = self._head.state.copy()
             seed = derive_seed(self.ai_seed, self.ply, _SEED_HINT)
             level = self.level
+            version = self._head.version
         _, kwargs = parse_spec(LEVELS[level])
         iterations = max(kwargs.get("iterations", 0), HINT_FLOOR)
-        return analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
-                       seed=seed)
+        result = analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
+                         seed=seed)
+        result["moves"].sort(key=lambda m: (-(m["win"] if m["win"] is not None else -1),
+                                            -(m["score"] if m["score"] is not None else -1e9)))
+        for m in result["moves"]:
+            m["players"] = line_players(st, [m["move"]] + m["line"])[1:]
+        with self.lock:
+            if self._head.version == version:
+                self._hints = (version, tuple(st.parse_move(m["move"])
+                                              for m in result["moves"]))
+        return result
+
+    def hint_moves(self) -> tuple[Move, ...]:
+        """The rows of the last hint (h1 first), if it was given for the position now."""
+        version, moves = self._hints
+        return moves if version == self._head.version else ()
+
+    def review(self, seat: int | None = None, iterations: int | None = None, seed: int = 0,
+               progress: Callable[[int, int], None] | None = None):
+        """The review of the game so far (search.review.review_game): every decision of `seat`
+        (the person's by default; -1: every seat), searched from that seat's view."""
+        seat = self.human if seat is None else seat
+        return review_game(self.start, [d.move for d in self._head.decisions],
+                           seats=None if seat == -1 else [seat], iterations=iterations,
+                           seed=seed, ply0=self.ply0, progress=progress)
 
     # -- the one place the game changes -----------------------------------------------------
     def _check_live(self, st: State) -> None:

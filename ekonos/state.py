@@ -304,7 +304,7 @@ def _word_reason(st: State, code: int, action: int) -> str:
         return "the game is over"
     m = Move.from_action(action)
     seat = st.to_move
-    who = st.names[seat]
+    who = "you" if _is_you(st.names[seat]) else st.names[seat]
     step = st.step
     if why == "wrong-step":
         if m.kind.value == "pass":
@@ -336,7 +336,7 @@ def _word_reason(st: State, code: int, action: int) -> str:
         return (f"space {m.space} was not adjacent to {_poss(name)} tiles at the start of the "
                 "expansion (R13)")
     if why == "no-share":
-        return f"{who} owns no share of {name}"
+        return f"{_subject(who, 'owns', 'own')} no share of {name}"
     if why == "column-full":
         return f"the {name} column is full ({MAX_SHARES} shares)"
     if why == "token-limit":
@@ -345,22 +345,34 @@ def _word_reason(st: State, code: int, action: int) -> str:
         need = after.tokens(seat) - st.tokens(seat)
         what = "a share and a presidency marker" if need == 2 else "a share"
         return (f"buying a {name} share would need {need} token{'s' if need != 1 else ''} "
-                f"({what}) and {who} has {st.tokens(seat)} of {TOKEN_LIMIT} on the board, "
+                f"({what}) and {_subject(who, 'has', 'have')} {st.tokens(seat)} of {TOKEN_LIMIT} "
+                "on the board, "
                 f"so {max(TOKEN_LIMIT - st.tokens(seat), 0)} left (R17)")
     if why == "cannot-afford":
-        return (f"a {name} share costs {st.column(company) + 1} and {who} has "
-                f"{st.coins(seat)} coin{'s' if st.coins(seat) != 1 else ''}")
+        return (f"a {name} share costs {st.column(company) + 1} and "
+                f"{_subject(who, 'has', 'have')} {st.coins(seat)} "
+                f"coin{'s' if st.coins(seat) != 1 else ''}")
     if why == "not-candidate":
         return "the successor must be one of " + ", ".join(
             f"{q} {st.names[q]}" for q in turn.candidates)
     return "not legal here"
 
 
+def _is_you(name: str) -> bool:
+    """A player called "You" (the default name of the person, any case) is addressed as you."""
+    return name.strip().casefold() == "you"
+
+
 def _poss(name: str) -> str:
-    """Possessive of a name: "Anna's", "Felix'", and "your" for the default player "You"."""
-    if name == "You":
+    """Possessive of a name: "Anna's", "Felix'", and "your" for a player called "You"."""
+    if _is_you(name):
         return "your"
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _subject(name: str, third: str, second: str) -> str:
+    """"Anna has" / "you have": the name and its verb, agreeing (`third` person or `second`)."""
+    return f"you {second}" if _is_you(name) else f"{name} {third}"
 
 
 def _a(word: str) -> str:

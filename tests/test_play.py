@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
 from cli.commands.play import TerminalGame
-from cli.grammar import Command, interpret, legal_list
+from cli.grammar import Command, every_decision, interpret, legal_list
 from cli.session import GameSession
 from ekonos import State
 from ekonos.errors import MoveError
@@ -52,13 +57,19 @@ def first_legal(state: State) -> str:
 
 
 def random_text(seed: int):
-    """A human who answers with a random legal decision, as canonical text or as its number."""
+    """A human who answers with a random legal decision, as canonical text or by its number
+    (when it has one); Enter once the game is over (the review offer)."""
     rng = random.Random(seed)
 
     def answer(state: State) -> str:
-        options = legal_list(state)
-        k = rng.randrange(len(options))
-        return str(k + 1) if rng.random() < 0.5 else str(options[k]).upper()
+        if state.is_over():
+            return ""
+        numbered = legal_list(state)
+        options = every_decision(state)
+        move = options[rng.randrange(len(options))]
+        if move in numbered and rng.random() < 0.5:
+            return str(numbered.index(move) + 1)
+        return str(move).upper()
     return answer
 
 
@@ -153,9 +164,22 @@ def test_numbers_pick_from_the_list():
         interpret("0", st)
 
 
+def test_card_step_numbers_only_the_growths():
+    """A place or a protect is typed with its space; only the growths carry a number, in the
+    order of the hand (card by card, each card's bottom in order)."""
+    st = card_state()
+    numbered = legal_list(st)
+    assert numbered and all(m.kind is MoveKind.GROW for m in numbered)
+    grows = [m for m in st.legal_moves if m.kind is MoveKind.GROW]
+    assert sorted(numbered, key=lambda m: m.action) == sorted(grows, key=lambda m: m.action)
+    assert [m.card for m in numbered] == sorted(m.card for m in numbered)
+    with pytest.raises(MoveError, match="typed with their space"):
+        interpret(str(len(numbered) + 1), st)
+
+
 def test_card_step_list_is_grouped_by_card_grow_protect_place():
     st = card_state()
-    moves = legal_list(st)
+    moves = every_decision(st)
     cards = [m.card for m in moves]
     assert cards == sorted(cards)
     first_card = [m for m in moves if m.card == cards[0]]
@@ -298,6 +322,13 @@ def test_undo_returns_to_the_previous_decision_and_replays_identically():
     assert len(mine) >= 1
 
 
+def test_rules_at_the_prompt():
+    st = state_at("card")
+    s = session(st, st.to_move, ["rules", "quit"])
+    s.run()
+    assert "Ekonos in one screen" in s.console.export_text()
+
+
 def test_undo_with_nothing_to_undo():
     st = state_at("card")
     s = session(st, st.to_move, ["undo", "quit"])
@@ -310,8 +341,19 @@ def test_hint_shows_three_decisions():
     s = session(st, st.to_move, ["hint", "quit"], level=1)
     s.run()
     text = s.console.export_text()
-    assert "Hint" in text and "win share" in text
-    assert sum(1 for line in text.splitlines() if " play " in f" {line} " and "%" in line) == 3
+    assert "Hint" in text and "win share" in text and "visits" in text
+    rows = [line for line in text.splitlines() if re.match(r"\s*h[123] +play ", line)]
+    assert len(rows) == 3 and all("%" in line for line in rows)
+    wins = [int(re.search(r"(\d+)%", line).group(1)) for line in rows]
+    assert wins == sorted(wins, reverse=True)
+
+
+def test_a_hint_row_is_played_by_its_label():
+    st = state_at("card")
+    s = session(st, st.to_move, ["hint", "h2", "quit"], level=1)
+    s.run()
+    row = re.search(r"^\s*h2 +(play \d+ \w+ \w+)", s.console.export_text(), re.M).group(1)
+    assert str(s.session.decisions[0].move) == row
 
 
 def test_save_and_load_mid_expansion(tmp_path):
@@ -406,7 +448,8 @@ def test_autosave_then_resume_after_an_interrupted_run(data_dir):
     r1 = run_cli(["--ai", "2", "--level", "1", "--seed", "8"], answers)   # input ends: EOF
     assert r1.exit_code == 0, r1.output
     auto = data_dir / "autosave.json"
-    assert auto.exists() and "Resume with: ekonos play --load" in r1.output.replace("\n", " ")
+    assert auto.exists() and "Resume with:" in r1.output
+    assert f"play --load {auto}" in r1.output
     saved = json.loads(auto.read_text())
     assert saved["step"] != "over"
     r2 = run_cli(["--load", str(auto)], "1\n" * 2000)
@@ -420,6 +463,39 @@ def test_autosave_then_resume_after_an_interrupted_run(data_dir):
     assert {k: v for k, v in resumed.items() if k != "play"} == \
         {k: v for k, v in whole.items() if k != "play"}
     assert resumed["play"]["moves"] == whole["play"]["moves"]
+
+
+def test_the_printed_resume_command_runs_as_printed(data_dir):
+    """`quit` prints the command that resumes the game; pasted into a shell it runs (here:
+    with the Python running the tests, `-m cli.main`, from another folder)."""
+    r = run_cli(["--ai", "1", "--level", "1", "--seed", "4"], "1\nquit\n")
+    lines = r.output.splitlines()
+    command = lines[lines.index(next(line for line in lines if "Resume with:" in line)) + 1]
+    assert command.endswith(f"play --load {data_dir / 'autosave.json'}")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), EKONOS_DATA_DIR=str(data_dir))
+    done = subprocess.run(command, shell=True, input="quit\n", capture_output=True, text=True,
+                          env=env, cwd=data_dir.parent, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Game saved in" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_the_resume_command_names_the_real_ekonos(tmp_path, monkeypatch):
+    from cli.commands.play import ekonos_command, resume_command
+    exe = tmp_path / "venv" / "bin" / "ekonos"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(exe), "play"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")                   # not on the PATH
+    assert ekonos_command() == str(exe)
+    monkeypatch.setenv("PATH", f"{exe.parent}:/usr/bin:/bin")     # activated
+    assert ekonos_command() == "ekonos"
+    monkeypatch.setattr(sys, "argv", ["ekonos", "play"])
+    assert ekonos_command() == "ekonos"
+    monkeypatch.setattr(sys, "argv", ["/somewhere/cli/main.py"])  # python -m cli.main
+    assert ekonos_command().endswith(" -m cli.main")
+    assert resume_command(tmp_path / "a b.json").endswith(f"play --load '{tmp_path}/a b.json'")
 
 
 def test_ctrl_c_offers_to_save_and_quit(data_dir):

@@ -423,3 +423,59 @@ def test_an_autosave_that_starts_failing_is_reported_once_then_recovers(tmp_path
     folder.unlink()
     s.autosave_now()
     assert s.autosave_ok and json.loads((folder / "auto.json").read_text()) == s.record()
+
+
+# ---------------------------------------------------------------------------------------------
+# hints by label (issue 12)
+
+def test_hint_rows_are_best_first_by_win_share_and_playable_by_label():
+    s = GameSession.new(ai=2, level=1, seed=21, seat=0)
+    play_until(s, lambda x: "1", stop=lambda x: x.human_to_move())
+    result = s.hint(top=3)
+    rows = result["moves"]
+    wins = [m["win"] for m in rows]
+    assert wins == sorted(wins, reverse=True)
+    assert [str(m) for m in s.hint_moves()] == [m["move"] for m in rows]
+    for m in rows:                                   # each continuation names its players
+        assert len(m["players"]) == len(m["line"])
+        assert all(q is None or 0 <= q < 3 for q in m["players"])
+    first = rows[0]["line"]
+    if first:
+        after = s.state.copy()
+        after.push(after.parse_move(rows[0]["move"]))
+        assert rows[0]["players"][0] == after.to_move
+    before = len(s.decisions)
+    s.decide("h1")
+    assert str(s.decisions[before].move) == rows[0]["move"] and s.decisions[before].seat == 0
+
+
+def test_a_hint_label_needs_a_hint_of_this_position():
+    s = GameSession.new(ai=1, level=1, seed=22, seat=0)
+    play_until(s, lambda x: "1", stop=lambda x: x.human_to_move())
+    with pytest.raises(InvalidMoveError, match="type `hint` first"):
+        s.decide("h1")
+    s.hint(top=2)
+    with pytest.raises(InvalidMoveError, match="h1 to h2"):
+        s.decide("h3")
+    s.decide(legal_list(s.state)[0])
+    play_until(s, lambda x: "1", stop=lambda x: x.human_to_move())
+    with pytest.raises(InvalidMoveError, match="type `hint` first"):
+        s.decide("h1")                               # the old hint was for another position
+
+
+def test_line_players_follow_the_turns():
+    from cli.narration import line_players
+    st = State.new(3, seed=5)
+    texts, seats = [], []
+    probe = st.copy()
+    rng = random.Random(1)
+    for _ in range(12):
+        m = rng.choice(list(probe.legal_moves))
+        texts.append(str(m))
+        seats.append(probe.to_move)
+        probe.push(m)
+    assert line_players(st, texts) == seats
+    # a line thought on another deal: its cards are swapped into the hands that play them
+    other = st.copy()
+    other.determinize(st.to_move, 7)
+    assert line_players(other, texts) == seats

@@ -8,11 +8,16 @@ input function and console from the caller, so tests drive whole games with scri
 """
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 from typing import Callable
 
 import click
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
+from rich.text import Text
 
 from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
@@ -25,28 +30,29 @@ from cli.grammar import Command, interpret, legal_list
 from cli.panels import decisions_panel, full_list, hint_table, log_table, step_question
 from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFailed,
                         RoundStarted)
+from cli.commands.review import offer_review
+from cli.commands.rules import RULES
 from cli.session import GameSession, NothingToRedo, NothingToUndo, SessionError
+from ekonos.moves import MoveKind
 
 HELP = """\
 [bold]Decide[/] by typing
-  • a [bold]number[/] from the list of decisions (`list` shows every decision with its number);
-  • a move in full notation: `play 7 place 12`, `play 7 protect 12`, `play 7 grow Crown`,
-    `expand`, `wait`, `place 14`, `protect 14`, `stop`, `sell Crown`, `buy Panda`, `pass`,
-    `successor 2` — any case, companies by 3 letters or more (`cro`, `pan`);
-  • a short form:
-      card step   `2 grow crown` / `2 g cro`  card 2 of your hand if you hold it, else the 2nd card
-                  `#2 p 12`   the 2nd card of your hand places on 12 (p place, pr protect, g grow)
-                  `g crown`, `p crown 12`, `pr 12`   leave the card out when only one card can
-      expansion   `e`/`y` expand, `w`/`n` wait;  `p 14` place, `pr 14` protect, `s` stop
-      sell, buy   `s crown`, `b pan`, or just the company;  `n`/`no`/`-` pass
-      successor   the player's name
+  • at the card step: the card, a verb and a space or a company:
+      `22 p 12` place card 22's company on 12 · `22 pr 32` protect 32
+      `22 g pan` grow Panda · or the [bold cyan]number[/] of a growth in your hand
+  • at the other steps: the [bold cyan]number[/] of a decision, or its words:
+      `e`/`w` expand or wait · `p 14`, `pr 14`, `s` place, protect, stop
+      `s cro`, `b pan` (or `cro`) sell or buy · `n` pass · a name: successor
+  • `h1`, `h2`, `h3`: a row of the last hint
+  • the notation anywhere: `play 7 place 12`, `sell Crown`, `pass`, ... (any
+    case, companies by 3 letters or more; `#2 g hyd`: the 2nd card of the hand)
 [bold]Commands[/]
-  help      this text             list      every legal decision, numbered
-  hint      the AI's advice       undo      back to your previous decision
-  redo      what undo took back   show      the board again
-  log       the decisions so far (`log all`)
-  save FILE save the game         quit      save and leave (resume: ekonos play --load FILE)
-The game is saved after every decision in {autosave}; Ctrl-C offers to quit."""
+  help    this text                rules   the rules in one screen
+  list    every legal decision     hint    the AI's advice (then h1, h2, h3)
+  undo    your previous decision   redo    what undo took back
+  show    the board again          log     the decisions so far (`log all`)
+  save F  save the game in F       quit    save and leave
+The game is saved after every decision in {autosave}."""
 
 
 class QuitGame(Exception):
@@ -70,9 +76,9 @@ class TerminalGame:
             self.console.print(f"[yellow]Note:[/] {escape(note)}")
         kept = session.kept_unfinished
         if kept is not None:
-            where = escape(str(kept))
             self.console.print(f"[yellow]Note:[/] your unfinished game was kept in "
-                               f"[bold]{where}[/] (resume it with: ekonos play --load {where})")
+                               f"[bold]{escape(str(kept))}[/]; resume it with:")
+            self.console.print(resume_command(kept), soft_wrap=True, markup=False)
 
     @classmethod
     def new_game(cls, console: Console | None = None, input_fn=None, **kwargs) -> "TerminalGame":
@@ -93,6 +99,9 @@ class TerminalGame:
         s = self.session
         if isinstance(event, DecisionMade):
             d = event.decision
+            if not event.human and d.move.kind is MoveKind.PASS and not d.reason.endswith(
+                    "buy skipped"):
+                return                     # an AI's pass changes nothing: not worth a line
             style = "bold green" if event.human else "bold"
             c.print(f"[{style}]{escape(s.names[d.seat])}[/]: [bold]{d.move}[/] — "
                     f"{escape(d.reason)}")
@@ -164,8 +173,9 @@ class TerminalGame:
         s.autosave_now()
         lead = f"{why} " if why else ""
         if s.autosave_ok:
-            self.console.print(f"{lead}Game saved in [bold]{s.autosave}[/]. "
-                               f"Resume with: ekonos play --load {s.autosave}")
+            self.console.print(f"{lead}Game saved in [bold]{escape(str(s.autosave))}[/]. "
+                               "Resume with:")
+            self.console.print(resume_command(s.autosave), soft_wrap=True, markup=False)
             return
         if s.autosave is not None:
             self.console.print(f"{lead}[red]The game is not saved: the autosave failed "
@@ -184,25 +194,43 @@ class TerminalGame:
         s.commit(turn, move)
 
     def _show(self) -> None:
-        st = self.session.state
-        self.console.print(render.play_board(st, self.console.width))
-        numbers = None
-        if st.step is Step.CARD:
-            numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
-        self.console.print(render.seat_hand_panel(st, self.session.human, numbers))
-        if st.step is not Step.CARD:
-            self.console.print(decisions_panel(st))
+        """The table, the hand and the decisions, and the question, in the richest layout
+        that fits the terminal with the prompt line below it (cli.render.screens)."""
+        self.console.print(self.screen()[1])
         self._shown = self.session.version
+
+    def screen(self, width: int | None = None, height: int | None = None):
+        """(layout, renderable) of the decision prompt for a terminal of `width` × `height`
+        (the console's by default): the board, the hand, the decisions, the question; one
+        line is left for the prompt."""
+        width = self.console.width if width is None else width
+        height = self.console.height if height is None else height
+        st, seat = self.session.state, self.session.human
+
+        def build(layout: str) -> Group:
+            parts = [render.board_view(st, layout, width, seat)]
+            if st.step is Step.CARD and st.to_move == seat:
+                numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
+                parts.append(render.hand_choices(st, seat, numbers, roomy=render.roomy(layout),
+                                                 width=width))
+            else:
+                parts.append(render.hand_line(st, seat, width=width if layout == "tight"
+                                              else None))
+                parts.append(decisions_panel(st, width, framed=render.roomy(layout)))
+            parts.append(Text.from_markup(f"[bold green]{step_question(st, seat)}[/]"))
+            return Group(*parts)
+        return render.fit(self.console, build, height - 1, width)
 
     def _human_decision(self) -> None:
         s = self.session
         if self._shown != s.version:
             self._show()
-        self.console.print(f"[bold green]{step_question(s.state, s.human)}[/]")
+        else:
+            self.console.print(f"[bold green]{step_question(s.state, s.human)}[/]")
         while True:
             line = self.input_fn(f"{escape(s.names[s.human])} › ")
             try:
-                got = interpret(line, s.state)
+                got = interpret(line, s.state, s.hint_moves())
             except MoveError as e:
                 if not line.strip():
                     self.console.print("[dim]Type a decision, a number, or `help`.[/]")
@@ -223,7 +251,10 @@ class TerminalGame:
         c = self.console
         s = self.session
         if cmd.name == "help":
-            c.print(HELP.format(autosave=s.autosave if s.autosave_ok else "(no autosave)"))
+            c.print(HELP.format(autosave=escape(str(s.autosave)) if s.autosave_ok
+                                else "(no autosave)"))
+        elif cmd.name == "rules":
+            c.print(RULES)
         elif cmd.name == "list":
             c.print(full_list(s.state))
         elif cmd.name == "show":
@@ -233,7 +264,7 @@ class TerminalGame:
         elif cmd.name == "hint":
             with c.status("Thinking about your position…", spinner="dots"):
                 result = s.hint(top=3)
-            c.print(hint_table(result))
+            c.print(hint_table(result, s.names))
         elif cmd.name == "save":
             self._save(cmd.arg)
         elif cmd.name == "undo":
@@ -273,8 +304,8 @@ class TerminalGame:
         except storage.StorageError as e:
             c.print(f"[red]✗ could not save to {escape(arg)}: {escape(str(e))}[/]")
             return False
-        c.print(f"Saved to [bold]{escape(arg)}[/]. Resume with: ekonos play --load "
-                f"{escape(arg)}")
+        c.print(f"Saved to [bold]{escape(arg)}[/]. Resume with:")
+        c.print(resume_command(arg), soft_wrap=True, markup=False)
         return True
 
     def _confirm(self, question: str) -> bool:
@@ -325,10 +356,34 @@ class TerminalGame:
         over: GameOver | None = s.over
         if over is not None and over.saved:
             self.console.print("Game record saved in " + " and ".join(map(str, over.saved)) + ".")
+        offer_review(self.console, self.session, self.input_fn,
+                     over.saved[0] if over is not None and over.saved else None,
+                     ekonos_command())
 
 
 # ---------------------------------------------------------------------------------------------
 # The command
+
+def ekonos_command() -> str:
+    """How to run this program again from a shell, as it was started here: `ekonos` when that
+    name on the PATH is this very program; else the full path of the `ekonos` that is running
+    (a `.venv/bin/ekonos` not on the PATH); else, when started as `python -m cli.main` (or
+    from tests), this Python with `-m cli.main`."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) == "ekonos":
+        here = shutil.which(argv0) if os.sep not in argv0 else argv0
+        on_path = shutil.which("ekonos")
+        if here and on_path and os.path.realpath(on_path) == os.path.realpath(here):
+            return "ekonos"
+        if here:
+            return shlex.quote(os.path.abspath(here))
+    return f"{shlex.quote(sys.executable)} -m cli.main"
+
+
+def resume_command(path) -> str:
+    """The shell command that resumes the game saved in `path`, as it runs when pasted."""
+    return f"{ekonos_command()} play --load {shlex.quote(str(os.path.abspath(path)))}"
+
 
 def _levels_text() -> str:
     """'1 ISMCTS 200 iterations, 2 ISMCTS 1k iterations, ...' from search.bots.LEVELS."""

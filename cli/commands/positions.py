@@ -45,12 +45,16 @@ def new(players: int, seed: int | None, names: str | None, variant: str, out: Pa
 @json_option("Print a JSON summary for programs: step, to_move, round, values, scores, "
              "winners, legal moves, ...")
 def show(file: Path, as_json: bool) -> None:
-    """Show the position in FILE: map, companies, market, players, the hand to play, scores."""
+    """Show the position in FILE: map, companies, market, players, the hand to play, scores.
+
+    In a terminal the layout follows its width, as in `ekonos play` (side by side from 120
+    columns); into a file or a pipe everything is printed stacked."""
     st = load_position(file)
     if as_json:
         click.echo(json.dumps(summary_dict(st), indent=2))
-    else:
-        Console(highlight=False).print(render_state(st))
+    else:                  # a terminal: the layout of its width (as `play`); else all stacked
+        console = Console(highlight=False)
+        console.print(render_state(st, console.width if console.is_terminal else None))
 
 
 @click.command(epilog=example("ekonos apply game.json \"play 7 place 12\" \"sell Crown\" pass "

@@ -75,11 +75,13 @@ def _cells(board) -> dict[int, tuple[str, bool]]:
     return cells
 
 
-def map_text(board) -> Text:
+def map_text(board, compact: bool = False) -> Text:
     """The 36 spaces on the grid (`board`: a State, or a position file's board object); each
     shows its number, company (colour and 3 letters) and a `!` when protected, as in position
-    files.  Lines join neighbouring spaces: ── │ ╲ ╱."""
+    files.  Lines join neighbouring spaces: ── │ ╲ ╱.  `compact` draws 6-character cells
+    (`12Pan!`) one column apart: 55 columns instead of 70, the same 11 lines."""
     cells = _cells(board)
+    cell, gap = (CELL - 1, 1) if compact else (CELL, GAP)
     out = Text()
     rows, cols = len(MAP_LAYOUT), len(MAP_LAYOUT[0])
     for r in range(rows):
@@ -87,31 +89,94 @@ def map_text(board) -> Text:
         for c in range(cols):
             sp = row[c]
             if sp is None:
-                out.append(" " * CELL)
+                out.append(" " * cell)
             elif sp not in cells:
-                out.append(f"{sp:>2}  ·  ", style="dim")
+                out.append(f"{sp:>2}  · " if compact else f"{sp:>2}  ·  ", style="dim")
             else:
                 company, prot = cells[sp]
                 style = COMPANY_STYLE[company] + (" bold" if prot else "")
-                out.append(f"{sp:>2} {short(company)}{'!' if prot else ' '}", style=style)
+                sep = "" if compact else " "
+                out.append(f"{sp:>2}{sep}{short(company)}{'!' if prot else ' '}", style=style)
             if c < cols - 1:
-                out.append("─" * GAP if _adjacent(sp, row[c + 1]) else " " * GAP, style="dim")
+                out.append("─" * gap if _adjacent(sp, row[c + 1]) else " " * gap, style="dim")
         out.append("\n")
         if r == rows - 1:
             break
         below = MAP_LAYOUT[r + 1]
         for c in range(cols):
-            mid = CELL // 2
+            mid = cell // 2
             out.append(" " * mid + ("│" if _adjacent(row[c], below[c]) else " ")
-                       + " " * (CELL - mid - 1), style="dim")
+                       + " " * (cell - mid - 1), style="dim")
             if c < cols - 1:
                 down = _adjacent(row[c], below[c + 1])      # ╲
                 up = _adjacent(row[c + 1], below[c])        # ╱
-                gap = ("╳╳" if down and up else "╲ " if down else " ╱" if up else "  ")
-                out.append(gap.ljust(GAP), style="dim")
+                if gap == 1:
+                    mark = "╳" if down and up else "╲" if down else "╱" if up else " "
+                else:
+                    mark = ("╳╳" if down and up else "╲ " if down else " ╱" if up
+                            else "  ").ljust(gap)
+                out.append(mark, style="dim")
         out.append("\n")
     out.rstrip()
     return out
+
+
+def card_text(card: int, number: bool = True, pad: bool = True) -> Text:
+    """A card and what it is, in the companies' colours: `14 Pan|Sun+Hyd` (top | bottom);
+    `pad` right-aligns the number in 2 columns (for lists)."""
+    info = DECK[card - 1]
+    top, (b0, b1) = Company(info.top), (Company(b) for b in info.bottom)
+    text = Text((f"{card:>2} " if pad else f"{card} ") if number else "")
+    text.append_text(company_text(top, short(str(top))))
+    text.append("|")
+    text.append_text(company_text(b0, short(str(b0))))
+    text.append("+")
+    text.append_text(company_text(b1, short(str(b1))))
+    return text
+
+
+def played_text(state, width: int | None = None, lines: int = 1,
+                label: str = "played this round: ") -> Text:
+    """The cards played this round with what they were (`14 Pan|Sun+Hyd`), oldest first.  With
+    `width`, at most `lines` lines of it, broken between cards, never inside one; the oldest
+    cards give way to `… N earlier` when they do not all fit."""
+    cards = list(state.discard)
+    if not cards:
+        return Text("")
+    sep = " · "
+    if width is None:
+        return Text(label, style="dim") + Text(sep).join(card_text(c) for c in cards)
+    for first in range(len(cards)):
+        head = label + (f"… {first} earlier" + sep if first else "")
+        rows = _pack([head] + [card_text(c).plain for c in cards[first:]], width, sep)
+        if len(rows) <= lines:
+            break
+    out = Text(head, style="dim")
+    line_len = len(head)
+    for k, c in enumerate(cards[first:]):
+        piece = card_text(c)
+        if k and line_len + len(sep) + len(piece.plain) > width:
+            out.append("\n")
+            line_len = 0
+        elif k:
+            out.append(sep)
+            line_len += len(sep)
+        out.append_text(piece)
+        line_len += len(piece.plain)
+    return out
+
+
+def _pack(pieces: list[str], width: int, sep: str) -> list[str]:
+    """`pieces` (the first is a label) into lines of at most `width`, `sep` between pieces of
+    a line."""
+    rows = [pieces[0]]
+    for k, p in enumerate(pieces[1:]):
+        glue = sep if k else ""
+        if len(rows[-1]) + len(glue) + len(p) > width and k:
+            rows.append(p)
+        else:
+            rows[-1] += glue + p
+    return rows
 
 
 def cname(c: int) -> str:
@@ -204,41 +269,63 @@ def players_table(state) -> Table:
     return t
 
 
-def header_text(state) -> Text:
+def turn_text(state, compact: bool = False) -> Text:
+    """The turn in progress, once its card is played: who played what, a sale made, the
+    expansion under way, the successor to choose (empty at the card step).  `compact` leaves
+    out what the decisions shown below repeat (an expansion's spaces, the candidates)."""
+    names = state.names
+    t = Text()
+    turn = state.turn
+    if not turn:
+        return t
+    you = names[turn.player].strip().casefold() == "you"
+    t.append(f"{names[turn.player]} played card ")
+    t.append_text(card_text(turn.card, pad=False))
+    if turn.sold:
+        t.append(", have sold" if you else ", has sold")
+    exp = turn.expansion
+    if exp:
+        t.append(f"; {exp.company} expands")
+        if exp.actions_left is not None and not compact:
+            left = exp.actions_left
+            t.append(f": {left} growth action{'' if left == 1 else 's'} left, from spaces "
+                     + ", ".join(map(str, exp.start_spaces)))
+        elif not compact:
+            t.append(": expand now (up to 2 actions) or wait")
+    if state.step is Step.SUCCESSOR and not compact:
+        t.append(f"; {names[turn.player]} {'choose' if you else 'chooses'} the next president of "
+                 f"{turn.selling} among "
+                 + ", ".join(f"{q} {names[q]}" for q in turn.candidates))
+    return t
+
+
+def header_text(state, played: bool = True, compact: bool = False, width: int = 80) -> Text:
+    """Round, step and who decides; the turn in progress; the cards played this round (unless
+    not `played`).  `compact`: the first two facts in one line, the turn too when `width`
+    holds it."""
     names = state.names
     t = Text()
     t.append("Ekonos", style="bold")
-    t.append(f" · {len(names)} players · variant {state.variant} · "
-             f"round {state.round} of {state.rounds}\n")
+    if compact:
+        t.append(f" · round {state.round}/{state.rounds} · ")
+    else:
+        t.append(f" · {len(names)} players · variant {state.variant} · "
+                 f"round {state.round} of {state.rounds}\n")
     if state.step is Step.OVER:
         win = state.winners()
         t.append("Game over: ", style="bold")
         t.append(("winner: " if len(win) == 1 else "winners (tied): ")
                  + ", ".join(names[q] for q in win), style="bold")
         return t
-    t.append(f"Step {state.step}: ")
+    t.append(f"{state.step} step: " if compact else f"Step {state.step}: ")
     t.append(f"{names[state.to_move]} to decide", style="bold")
-    turn = state.turn
-    if turn:
-        card = DECK[turn.card - 1]
-        t.append(f"\n{names[turn.player]} played card {turn.card} "
-                 f"({COMPANIES[card.top]} | {' + '.join(COMPANIES[b] for b in card.bottom)})")
-        if turn.sold:
-            t.append(", has sold")
-        exp = turn.expansion
-        if exp:
-            t.append(f"; {exp.company} expands")
-            if exp.actions_left is not None:
-                t.append(f": {exp.actions_left} growth action(s) left, from spaces "
-                         + ", ".join(map(str, exp.start_spaces)))
-            else:
-                t.append(": expand now (up to 2 actions) or wait")
-        if state.step is Step.SUCCESSOR:
-            t.append(f"; {names[turn.player]} chooses the next president of "
-                     f"{turn.selling} among "
-                     + ", ".join(f"{q} {names[q]}" for q in turn.candidates))
-    if state.discard:
-        t.append("\nplayed this round: " + " ".join(map(str, state.discard)), style="dim")
+    if state.turn:
+        turn = turn_text(state, compact)
+        t.append(" · " if compact and len(t.plain) + 3 + len(turn.plain) <= width else "\n")
+        t.append_text(turn)
+    if played and state.discard:
+        t.append("\n")
+        t.append_text(played_text(state))
     return t
 
 
