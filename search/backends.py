@@ -213,8 +213,9 @@ def make_backend(name: str = "local", workers: int = 1, address: str | None = No
 
 
 class Ordered:
-    """Results of `tasks` in key order (keys must be 0, 1, 2, ...), at most `backend.slots` in
-    flight.  Iterate it; stop whenever you like and call `stop()` (or leave the `with` block):
+    """Results of `tasks` in key order (keys must be 0, 1, 2, ...): key k is submitted only once
+    every key before k - `backend.slots` has been handed out, so at most `slots` tasks are in
+    flight or waiting for an earlier one (a slow early task holds the window, not memory).  Iterate it; stop whenever you like and call `stop()` (or leave the `with` block):
     outstanding tasks are cancelled.  `leftovers()` gives the results that finished but were
     not handed out yet because an earlier key had not (after an interruption)."""
 
@@ -223,16 +224,18 @@ class Ordered:
         self._tasks = iter(tasks)
         self._waiting: dict[int, Any] = {}
         self._next = 0
+        self._submitted = 0
         self._in_flight = 0
         self._exhausted = False
 
     def _fill(self) -> None:
-        while not self._exhausted and self._in_flight < self.backend.slots:
+        while not self._exhausted and self._submitted < self._next + self.backend.slots:
             task = next(self._tasks, None)
             if task is None:
                 self._exhausted = True
                 return
             self.backend.submit(*task)
+            self._submitted += 1
             self._in_flight += 1
 
     def __iter__(self) -> Iterator[Any]:

@@ -175,6 +175,6 @@ def print_result(result: dict, out: Console) -> None:
             f"beta {test['beta']:g} ({test['model']}): {verdict}\n"
             f"LLR {test['llr']:+.3f} (bounds {test['lower']:+.3f}, {test['upper']:+.3f}) after "
             f"{test['games']} games ({test['units']} units)"
-            + (f"; Elo {elo_text(est)}" if est else "")))
+            + (f"; Elo {elo_text(est)}" if est else "")), soft_wrap=True)
     if result["stopped"] == "limit":
         out.print(Text(f"Stopped at the game limit ({result['games']}) without a decision."))
