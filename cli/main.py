@@ -11,6 +11,7 @@ import click
 
 from cli.commands.arena import arena
 from cli.commands.hint import hint
+from cli.commands.ladder import ladder
 from cli.commands.play import play
 from cli.commands.positions import apply, new, show
 from cli.errors import EkonosGroup
@@ -33,7 +34,7 @@ def main() -> None:
     """
 
 
-for _command in (new, show, apply, play, arena, hint):
+for _command in (new, show, apply, play, arena, hint, ladder):
     main.add_command(_command)
 
 if __name__ == "__main__":

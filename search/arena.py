@@ -236,7 +236,7 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
         backend = make_backend("local", workers)
     run = Ordered(backend, tasks)
     try:
-        for block in run:
+        for _, block in run:
             snap.games += block
             if test is not None:
                 test.add_block([seat_scores(g, entrants) for g in block], labels[0], labels[1])
@@ -250,7 +250,7 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
                 stopped = "limit"
     except KeyboardInterrupt:
         stopped = "interrupted"
-        for block in run.leftovers():
+        for _, block in run.leftovers():
             snap.games += block
     finally:
         run.stop()

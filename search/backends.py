@@ -213,14 +213,17 @@ def make_backend(name: str = "local", workers: int = 1, address: str | None = No
 
 
 class Ordered:
-    """Results of `tasks` in key order (keys must be 0, 1, 2, ...): key k is submitted only once
+    """``(key, result)`` of `tasks` in key order (keys must be 0, 1, 2, ...): key k is submitted only once
     every key before k - `backend.slots` has been handed out, so at most `slots` tasks are in
-    flight or waiting for an earlier one (a slow early task holds the window, not memory).  Iterate it; stop whenever you like and call `stop()` (or leave the `with` block):
+    flight or waiting for an earlier one (a slow early task holds the window, not memory).
+    With ``in_order=False`` results come as they finish and `slots` tasks are kept in flight
+    (for a consumer that does not care about order: no task waits behind a slow one).  Iterate it; stop whenever you like and call `stop()` (or leave the `with` block):
     outstanding tasks are cancelled.  `leftovers()` gives the results that finished but were
     not handed out yet because an earlier key had not (after an interruption)."""
 
-    def __init__(self, backend: Backend, tasks: Iterable[Task]):
+    def __init__(self, backend: Backend, tasks: Iterable[Task], in_order: bool = True):
         self.backend = backend
+        self.in_order = in_order
         self._tasks = iter(tasks)
         self._waiting: dict[int, Any] = {}
         self._next = 0
@@ -229,7 +232,9 @@ class Ordered:
         self._exhausted = False
 
     def _fill(self) -> None:
-        while not self._exhausted and self._submitted < self._next + self.backend.slots:
+        while not self._exhausted and (
+                self._submitted < self._next + self.backend.slots if self.in_order
+                else self._in_flight < self.backend.slots):
             task = next(self._tasks, None)
             if task is None:
                 self._exhausted = True
@@ -238,12 +243,16 @@ class Ordered:
             self._submitted += 1
             self._in_flight += 1
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
         while True:
             self._fill()
             if self._next in self._waiting:
                 self._next += 1
-                yield self._waiting.pop(self._next - 1)
+                yield self._next - 1, self._waiting.pop(self._next - 1)
+                continue
+            if not self.in_order and self._waiting:
+                key = min(self._waiting)
+                yield key, self._waiting.pop(key)
                 continue
             if not self._in_flight:
                 return
@@ -251,8 +260,9 @@ class Ordered:
                 self._in_flight -= 1
                 self._waiting[key] = result
 
-    def leftovers(self) -> list[Any]:
-        return [self._waiting[k] for k in sorted(self._waiting)]
+    def leftovers(self) -> list[tuple[int, Any]]:
+        """``(key, result)`` of the tasks finished but not handed out, in key order."""
+        return [(k, self._waiting[k]) for k in sorted(self._waiting)]
 
     def stop(self) -> None:
         self.backend.cancel()
