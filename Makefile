@@ -25,7 +25,7 @@ $(BIN)/python:
 # Editable install builds the extensions; `build_ext --inplace` rebuilds them when a .pyx/.pxd
 # changes so the tests always run the code in the tree.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
-	$(BIN)/python -m pip install -e ".[test,openspiel]"
+	$(BIN)/python -m pip install -e ".[test,openspiel,ray,plot]"
 	touch $(STAMP)
 
 build: $(STAMP)

@@ -139,6 +139,14 @@ def _call(fn: Callable[..., Any], args: tuple) -> Any:
     return fn(*args)
 
 
+def origin(module: str = "search") -> tuple[str, list[str]]:
+    """The file `module` is imported from in this process, and the import path (run it as a
+    task to see where the workers take the code from)."""
+    import importlib
+    import sys
+    return str(importlib.import_module(module).__file__), list(sys.path)
+
+
 def code_dirs() -> list[str]:
     """The directories of the packages the workers need (the game and the search)."""
     import ekonos
@@ -150,7 +158,9 @@ class RayBackend(Backend):
     """Tasks as Ray tasks on the cluster at `address` (default: ``RAY_ADDRESS``, else a local
     Ray started here with `cpus` CPUs, None: all).  Each task asks for `task_cpus` CPUs (the
     most threads a bot of the block uses).  An already initialised Ray (a test's) is used as it
-    is and left running; a Ray started here is shut down by `close`."""
+    is, with the runtime environment it was started with (Ray ships local directories only at
+    `ray.init`: start it with ``runtime_env={"py_modules": code_dirs()}``), and left running; a
+    Ray started here is shut down by `close`."""
 
     def __init__(self, address: str | None = None, cpus: int | None = None, task_cpus: int = 1,
                  ship: bool = True):
@@ -171,8 +181,6 @@ class RayBackend(Backend):
         total = int(ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, 2 * total // max(task_cpus, 1))
         self._remote = ray.remote(num_cpus=task_cpus, max_retries=0)(_call)
-        if env is not None and not self._started:
-            self._remote = self._remote.options(runtime_env=env)
         self._refs: dict[Any, int] = {}
 
     def submit(self, key: int, fn: Callable[..., Any], args: tuple) -> None:

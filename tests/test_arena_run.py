@@ -159,3 +159,19 @@ def test_the_arena_estimate_line():
     assert estimate_text(snap) == ""
     snap.games = [arena.play_game(["greedy", "random"], 2, 1, g) for g in range(4)]
     assert estimate_text(snap).startswith("Elo +")
+
+
+def test_the_ray_backend_without_ray_names_the_extra(monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    r = CliRunner().invoke(main, ["arena", "-p", "2", "--bot", "random", "--bot", "greedy",
+                                  "-n", "2", "--backend", "ray"])
+    assert r.exit_code == 2
+    assert r.output.strip() == ("Error: --backend ray needs the optional extra 'ray': "
+                                "pip install 'ekonos[ray]'")
