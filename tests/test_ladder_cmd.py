@@ -149,7 +149,7 @@ def test_png_without_matplotlib_is_one_line_naming_the_extra(tmp_path, monkeypat
 
 @pytest.mark.parametrize("args, words", [
     (["--spec", "nonsense"], "unknown bot"),
-    (["--players", "2,9"], "player counts are 2 to 6"),
+    (["--player-counts", "2,9"], "player counts are 2 to 6"),
     (["--anchor", "level5", *CHEAP], "the anchor 'level5' is not in the ladder"),
     (["--limit", "level9=1", *CHEAP], "not one of the specs"),
     (["--spec", "random"], "at least two specs"),

@@ -131,7 +131,7 @@ def draw(rep: dict, path: Path) -> None:
 
 @click.command(epilog="\b\nDefault specs: " + " ".join(DEFAULT_SPECS) + "\n\n" + example(
     "ekonos ladder --games 20 --workers 2",
-    "ekonos ladder --players 2 --spec random --spec greedy --spec level1 -n 40 -f small.json",
+    "ekonos ladder -p 2 --spec random --spec greedy --spec level1 -n 40 -f small.json",
     "ekonos ladder --games 8 --limit level5=2 --limit 4p:level5=0 --png ladder.png",
     "ekonos ladder -f ladder.json --games 0 --json      # refit and print, play nothing"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
@@ -139,7 +139,7 @@ def draw(rep: dict, path: Path) -> None:
               help="The ladder file: created, or appended to.")
 @click.option("--spec", "specs", multiple=True, metavar="SPEC",
               help="A spec of the ladder, weakest first (repeat; default: the list below).")
-@click.option("--players", "-p", "players_text", default="2,4", show_default=True,
+@click.option("--player-counts", "-p", "players_text", default="2,4", show_default=True,
               help="Player counts to schedule, e.g. 2 or 2,4.")
 @click.option("--games", "-n", type=click.IntRange(0), default=20, show_default=True,
               help="Games per pairing (2 players) or table (more); 0: only fit the file.")
