@@ -175,3 +175,18 @@ def test_the_ray_backend_without_ray_names_the_extra(monkeypatch):
     assert r.exit_code == 2
     assert r.output.strip() == ("Error: --backend ray needs the optional extra 'ray': "
                                 "pip install 'ekonos[ray]'")
+
+
+def test_an_sprt_expects_the_games_its_llr_drift_needs():
+    from cli.commands.arena import expected_games
+    from search.sprt import Sprt
+    snap = arena.Snapshot(["a", "b"], 2, planned=1000, test=Sprt(0, 50))
+    assert expected_games(snap) == 1000                 # nothing played: the limit
+    snap.games = [{}] * 10
+    for _ in range(5):
+        snap.test.add_pair(2.0)
+    llr = snap.test.llr
+    assert 0 < llr < snap.test.upper
+    assert expected_games(snap) == -(-10 * snap.test.upper // llr)
+    assert arena.Snapshot(["a"], 2, planned=7).planned == expected_games(
+        arena.Snapshot(["a"], 2, planned=7))

@@ -6,6 +6,7 @@ sequential test that stops at its decision.  Ctrl-C stops the run and prints wha
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -65,6 +66,17 @@ def estimate_text(snap: Snapshot) -> str:
     return f"Elo {elo_text(est.as_dict())}"
 
 
+def expected_games(snap: Snapshot) -> int:
+    """Games the run is expected to take: the planned number, or for an SPRT the number at
+    which the LLR, drifting as it has so far, would reach the bound it heads for (so the time
+    left is an estimate that firms up as the test goes)."""
+    t = snap.test
+    if t is None or not snap.done or t.llr == 0:
+        return snap.planned
+    bound = t.upper if t.llr > 0 else t.lower
+    return min(snap.planned, max(snap.done, math.ceil(snap.done * bound / t.llr)))
+
+
 @click.command(epilog="\b\n" + spec_help() + "\n  SPEC@N              the same bot as an entrant "
                "of its own, seeds offset by N (a bot against itself: BOT and BOT@1)\n\n" + example(
     "ekonos arena --players 2 --bot level3 --bot greedy --games 200 --workers 2",
@@ -116,7 +128,8 @@ def arena(players: int, bots: tuple[str, ...], games: int | None, seed: int, wor
         result = run_arena(list(bots), players, games, seed=seed, workers=workers,
                            variant=variant, sprt=sprt, alpha=alpha, beta=beta, backend=runner,
                            progress=lambda snap: bar.update(snap.done,
-                                                            lambda: estimate_text(snap)))
+                                                            lambda: estimate_text(snap),
+                                                            total=expected_games(snap)))
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
@@ -133,7 +146,8 @@ def print_result(result: dict, out: Console) -> None:
     table = Table(title=Text(f"{result['games']} games, {players} players, seed {seed}, "
                              f"{variant}"))
     for col in ("bot", "games", "win share", "95% interval", "mean score", "mean rank"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+        table.add_column(col, justify="left" if col == "bot" else "right",
+                         no_wrap=col == "bot")
     for b in result["bots"]:
         low, high = b["ci95"]
         table.add_row(Text(b["bot"]), str(b["games"]), f"{b['win_share']:.1%}",      # spec text
@@ -147,7 +161,8 @@ def print_result(result: dict, out: Console) -> None:
         t = Table(title=Text(f"Ratings: each bot's Elo against {first} (95% interval over "
                              f"blocks of {players} games), Plackett-Luce skill"))
         for col in ("bot", "Elo", "95% interval", "pairs", "PL mu ± sigma", "PL ordinal"):
-            t.add_column(col, justify="left" if col == "bot" else "right")
+            t.add_column(col, justify="left" if col == "bot" else "right",
+                         no_wrap=col == "bot")
         for b in result["bots"]:
             e, s = elo.get(b["bot"]), skill.get(b["bot"])
             if e:     # the JSON gives the first bot's Elo against this one: turn it round
