@@ -2,23 +2,44 @@
 
 Games come in blocks of P (the player count): every game of a block uses the same deal seed and
 the bots sit in rotated seats, so every bot plays every seat equally often and from the same
-cards (duplicate-style, which also lowers variance).  The same arguments give the same result.
-Each bot only ever sees `State.view(seat)`.
+cards (duplicate-style, which also lowers variance).  The same arguments give the same result,
+on any backend and any number of workers: blocks are the units of work, and their results are
+taken in block order whatever finished first.  Each bot only ever sees `State.view(seat)`.
+
+An entrant is a bot spec, or ``SPEC@N`` (N a positive integer): the same bot as an entrant of
+its own, its seeds offset by N, so a bot can meet itself (``--bot level2 --bot level2@1``).
 
 Win share counts a game won alone as 1 and a shared win among k as 1/k (R20).  The 95% interval
-is Wilson's score interval on the win share over the games a bot played.
+is Wilson's score interval on the win share over the games a bot played.  Ratings (see
+search.ratings): the Elo of the first entrant against each other one from their pairwise results
+(Board Game Arena scoring; the interval over blocks, the independent units), and a
+Plackett-Luce rating of every entrant from the finishing orders (optional extra ``ratings``).
+
+Every game record also keeps, per seat, the bot's think time: the number of decisions, the total
+and the median seconds per decision, measured around `choose` inside the game loop.  Timings
+are not part of the arena's result (they vary from run to run); the ladder stores them.
 """
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import re
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ekonos import State
-from search.bots import derive_seed, make_bot, parse_spec
+from ekonos.errors import EkonosError
+from search.backends import Backend, Ordered, make_backend
+from search.bots import derive_seed, make_bot, parse_params, parse_spec
+from search.ratings import elo_between, plackett_luce
+from search.sprt import Sprt, sprt as new_sprt
 
 Z95 = 1.959963984540054
+SPRT_GAMES = 20000
+"""Games an SPRT may play at most when no --games is given."""
+
+_LABEL = re.compile(r"(.*\S)\s*@\s*([0-9]{1,9})")
 
 
 def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -38,16 +59,42 @@ def seating(entrants: int, players: int, game: int) -> list[int]:
     return [(seat + r) % players for seat in range(players)]
 
 
+def split_label(label: str) -> tuple[str, int]:
+    """``'level2@1'`` -> ``('level2', 1)``; a plain spec has offset 0.  The spec is checked."""
+    m = _LABEL.fullmatch(label.strip())
+    spec, offset = (m.group(1), int(m.group(2))) if m else (label, 0)
+    if m and offset == 0:
+        raise EkonosError(f"entrant {label!r}: the offset after @ must be 1 or more")
+    parse_spec(spec)
+    return spec, offset
+
+
+def bot_threads(label: str) -> int:
+    """Threads a bot uses while it thinks (its `workers` parameter, else 1)."""
+    _, params = parse_params(split_label(label)[0])
+    return int(getattr(params, "workers", 1) or 1)
+
+
 def play_game(specs: list[str], players: int, seed: int, game: int,
               variant: str = "rulebook") -> dict:
-    """One arena game.  Returns per entrant: score, win share, rank (1 = best, ties share)."""
+    """One arena game.  Returns per seat: the entrant, score, win share, rank (1 = best, ties
+    share), and the bot's decisions, total think time and median think time per decision."""
     deal_seed = derive_seed(seed, game // players)
     seats = seating(len(specs), players, game)
     state = State.new(players, seed=deal_seed, variant=variant)
-    bots = [make_bot(specs[seats[q]], seed=derive_seed(seed, game, q)) for q in range(players)]
+    bots = []
+    for q in range(players):
+        spec, offset = split_label(specs[seats[q]])
+        bot_seed = derive_seed(seed, game, q, offset) if offset else derive_seed(seed, game, q)
+        bots.append(make_bot(spec, seed=bot_seed))
+    times: list[list[float]] = [[] for _ in range(players)]
+    clock = time.perf_counter
     while not state.is_over():
         seat = state.to_move
-        action = bots[seat].choose(state.view(seat))
+        view = state.view(seat)
+        t0 = clock()
+        action = bots[seat].choose(view)
+        times[seat].append(clock() - t0)
         state.push(action)   # checked: a bot choosing an illegal action is a bug we want to see
     scores = state.scores()
     winners = state.winners()
@@ -57,12 +104,34 @@ def play_game(specs: list[str], players: int, seed: int, game: int,
         ties = sum(1 for s in scores if s == scores[q])
         out.append({"entrant": seats[q], "seat": q, "score": scores[q],
                     "win": (1 / len(winners)) if q in winners else 0.0,
-                    "rank": better + (ties + 1) / 2})
+                    "rank": better + (ties + 1) / 2, "decisions": len(times[q]),
+                    "think": sum(times[q]),
+                    "think_median": statistics.median(times[q]) if times[q] else 0.0})
     return {"game": game, "results": out}
 
 
-def _play(args):
-    return play_game(*args)
+def play_block(specs: list[str], players: int, seed: int, block: int, games: int,
+               variant: str = "rulebook") -> list[dict]:
+    """The games of block `block` (its first `games` games: the last block of a run may be
+    short), one deal, seats rotated."""
+    first = block * players
+    return [play_game(specs, players, seed, g, variant) for g in range(first, first + games)]
+
+
+def entrants_of(specs: list[str], players: int) -> list[str]:
+    """One entrant per seat: `specs` repeated (two specs in 4 players: A B A B); checked."""
+    if not specs:
+        raise EkonosError("give at least one bot")
+    for s in specs:
+        split_label(s)  # refuse a bad spec before any game starts
+    if len(specs) > players:
+        raise EkonosError(f"{len(specs)} bots for {players} seats")
+    return [specs[i % len(specs)] for i in range(players)]
+
+
+def seat_scores(game: dict, entrants: list[str]) -> list[tuple[str, float]]:
+    """A game record as search.ratings reads it: per seat, in seat order, (label, score)."""
+    return [(entrants[r["entrant"]], r["score"]) for r in game["results"]]
 
 
 @dataclass
@@ -81,39 +150,114 @@ class BotResult:
                 "mean_rank": self.rank_sum / max(self.games, 1)}
 
 
-def run_arena(specs: list[str], players: int, games: int, seed: int = 0, workers: int = 1,
-              variant: str = "rulebook",
-              progress: Callable[[int], None] | None = None) -> dict:
-    """Play `games` games.  `specs` has one entry per seat, or fewer: then the list is repeated
-    (two specs in 4 players: A B A B).  Results are grouped by spec string."""
-    if not specs:
-        raise ValueError("give at least one bot")
-    for s in specs:
-        parse_spec(s)  # refuse a bad spec before any game starts
-    if len(specs) > players:
-        raise ValueError(f"{len(specs)} bots for {players} seats")
-    entrants = [specs[i % len(specs)] for i in range(players)]
-    tasks = [(entrants, players, seed, g, variant) for g in range(games)]
-    results: dict[str, BotResult] = {}
-    for spec in entrants:
-        results.setdefault(spec, BotResult(spec))
+def ratings(games: list[dict], entrants: list[str], players: int) -> dict:
+    """The Elo of the first label against each other one (pairwise results, intervals over
+    blocks of `players` games) and the Plackett-Luce rating of every label (None without the
+    optional extra 'ratings')."""
+    labels = list(dict.fromkeys(entrants))
+    rated = [seat_scores(g, entrants) for g in games]
+    elo = []
+    for other in labels[1:]:
+        if rated:
+            est = elo_between(rated, labels[0], other, block=players)
+            elo.append({"bot": labels[0], "against": other, **est.as_dict()})
+    try:
+        pl = plackett_luce(rated)
+        skill = [{"bot": lab, **pl[lab].as_dict()} for lab in labels if lab in pl]
+    except EkonosError:        # openskill is not installed
+        skill = None
+    return {"elo": elo, "plackett_luce": skill}
 
-    def collect(outcomes: Iterator[dict]) -> None:
-        for done, o in enumerate(outcomes, 1):
-            for r in o["results"]:
-                br = results[entrants[r["entrant"]]]
-                br.games += 1
-                br.wins += r["win"]
-                br.score_sum += r["score"]
-                br.rank_sum += r["rank"]
+
+def summarize(games: list[dict], entrants: list[str], players: int) -> dict:
+    """Per label: games, win share and interval, mean score, mean rank; then the ratings."""
+    results = {spec: BotResult(spec) for spec in entrants}
+    for o in games:
+        for r in o["results"]:
+            br = results[entrants[r["entrant"]]]
+            br.games += 1
+            br.wins += r["win"]
+            br.score_sum += r["score"]
+            br.rank_sum += r["rank"]
+    return {"bots": [results[s].as_dict() for s in dict.fromkeys(entrants)],
+            "ratings": ratings(games, entrants, players)}
+
+
+@dataclass
+class Snapshot:
+    """What a progress display needs after each block: the games so far (in block order), how
+    many are planned, and the sequential test when there is one."""
+
+    entrants: list[str]
+    players: int
+    games: list[dict] = field(default_factory=list)
+    planned: int = 0
+    test: Sprt | None = None
+
+    @property
+    def done(self) -> int:
+        return len(self.games)
+
+
+def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
+              workers: int = 1, variant: str = "rulebook",
+              progress: Callable[[Snapshot], None] | None = None,
+              sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
+              backend: Backend | None = None) -> dict:
+    """Play `games` games (with `sprt`: at most that many, default SPRT_GAMES).  `specs` has one
+    entry per seat, or fewer: then the list is repeated (two specs in 4 players: A B A B).
+    Results are grouped by entrant label.
+
+    `sprt=(elo0, elo1)`: a sequential test of the first label (test) against the second (base),
+    fed block by block in block order, stopping at the first decision (outstanding blocks are
+    cancelled); its result is under ``"sprt"``.  `backend`: where blocks run (default: local,
+    `workers` processes).  Ctrl-C stops the run: the result then covers the games finished so
+    far and says ``"stopped": "interrupted"``.  `progress(snapshot)` is called after each block.
+    """
+    entrants = entrants_of(specs, players)
+    test = None
+    if sprt is not None:
+        labels = list(dict.fromkeys(entrants))
+        if len(labels) != 2:
+            raise EkonosError(f"--sprt compares two bots, not {len(labels)} (to test a bot "
+                              "against itself name it twice with an offset: BOT and BOT@1)")
+        test = new_sprt(sprt[0], sprt[1], alpha, beta, players)
+        games = SPRT_GAMES if games is None else games
+        games = -(-games // players) * players          # whole blocks: a test takes blocks
+    if games is None or games < 1:
+        raise EkonosError("give a number of games of at least 1")
+    blocks = -(-games // players)
+    tasks = ((b, play_block, (entrants, players, seed, b, min(players, games - b * players),
+                              variant)) for b in range(blocks))
+    snap = Snapshot(entrants, players, planned=games, test=test)
+    stopped = None
+    own = backend is None
+    if own:
+        backend = make_backend("local", workers)
+    run = Ordered(backend, tasks)
+    try:
+        for _, block in run:
+            snap.games += block
+            if test is not None:
+                test.add_block([seat_scores(g, entrants) for g in block], labels[0], labels[1])
             if progress:
-                progress(done)
-
-    if workers <= 1:
-        collect(map(_play, tasks))
-    else:
-        ctx = mp.get_context("fork")
-        with ctx.Pool(workers) as pool:
-            collect(pool.imap(_play, tasks, chunksize=1))
-    return {"players": players, "games": games, "seed": seed, "variant": variant,
-            "bots": [results[s].as_dict() for s in dict.fromkeys(entrants)]}
+                progress(snap)
+            if test is not None and test.state != "continue":
+                stopped = "sprt"
+                break
+        else:
+            if test is not None:
+                stopped = "limit"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        for _, block in run.leftovers():
+            snap.games += block
+    finally:
+        run.stop()
+        if own:
+            backend.close()
+    out = {"players": players, "games": snap.done, "seed": seed, "variant": variant,
+           **summarize(snap.games, entrants, players), "stopped": stopped}
+    if test is not None:
+        out["sprt"] = {"test": labels[0], "base": labels[1], **test.result()}
+    return out

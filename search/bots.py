@@ -26,10 +26,11 @@ from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
 from search._ismcts import Searcher, flat_search
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, Bot,
-                             BotParams, SpecError, always, define_level, derive_seed, differs,
-                             format_spec, make_bot, param, parse_params, parse_spec, spec_help)
+                             BotParams, SpecError, always, define_level, define_named,
+                             derive_seed, differs, format_spec, make_bot, param, parse_params,
+                             parse_spec, spec_help)
 
-__all__ = ["BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "FlatBot", "GreedyBot",
+__all__ = ["BASELINE", "BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "FlatBot", "GreedyBot",
            "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec", "make_bot",
            "parse_params", "parse_spec", "spec_help"]
 
@@ -241,3 +242,10 @@ define_level(2, "ismcts", iterations=1000)
 define_level(3, "ismcts", iterations=10000)
 define_level(4, "ismcts", iterations=30000, workers=2)
 define_level(5, "ismcts", iterations=100000, workers=2)
+
+#: The frozen `baseline` spec: level 3 as it was when the Elo ladder started (issue 10).  Every
+#: parameter is written out, so a later change of a default never reaches it; a later search
+#: change is a new parameter, and its old value must be added here.  tests/test_arena_baseline.py
+#: pins its moves.  Never edit this line: measure a new configuration against it instead.
+BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
+                        blend=0.25, group=1, policy="light")

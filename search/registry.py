@@ -8,7 +8,8 @@ class registers it; from it alone follow
   every value converted to the field's type and checked (finite, in range, one of the choices);
 - spec printing (`bot.spec`, `format_spec`): the canonical text of a configuration;
 - the help text (`spec_help`) listing every bot, its parameters, their defaults and ranges;
-- the strength levels (`define_level`, `LEVELS`): `level3` is a named spec.
+- the strength levels (`define_level`, `LEVELS`): `level3` is a named spec;
+- other named specs (`define_named`, `NAMED`): `baseline` is a frozen configuration.
 
 So adding a bot is one class in one file (search/bots.py).  Bad parameters raise `SpecError`
 (an `EkonosError`) naming the parameter, and the spec when there is one.
@@ -144,6 +145,8 @@ class NoParams(BotParams):
 BOTS: dict[str, type["Bot"]] = {}
 #: Strength levels (`ekonos play --level`, `levelN` in specs): level -> spec text.
 LEVELS: dict[int, str] = {}
+#: Other named specs (e.g. `baseline`): name -> spec text, resolved wherever a spec is read.
+NAMED: dict[str, str] = {}
 
 
 def derive_seed(*parts: int) -> int:
@@ -174,6 +177,8 @@ class Bot:
                             "not starting with 'level'")
         if cls.name in BOTS:
             raise TypeError(f"two bots named {cls.name!r}: {BOTS[cls.name]} and {cls}")
+        if cls.name in NAMED:
+            raise TypeError(f"bot name {cls.name!r} is a named spec already")
         if not (isinstance(cls.Params, type) and issubclass(cls.Params, BotParams)
                 and dataclasses.is_dataclass(cls.Params)):
             raise TypeError(f"{cls.__name__}.Params must be a BotParams dataclass")
@@ -220,15 +225,29 @@ def format_spec(name: str, params: BotParams) -> str:
     return name + (":" + ",".join(items) if items else "")
 
 
-def define_level(level: int, bot: str, **params: Any) -> str:
-    """Register strength level `level` as `bot` with `params` (checked now); its spec text lists
-    exactly the given parameters, in field order."""
+def _spec_text(bot: str, params: dict[str, Any]) -> str:
+    """`bot` with exactly `params` (checked now), in field order."""
     cls = BOTS[bot]
     cls.Params(**params)
     order = [f.name for f in dataclasses.fields(cls.Params)]
-    text = bot + "".join((":" if i == 0 else ",") + f"{k}={params[k]}"
+    return bot + "".join((":" if i == 0 else ",") + f"{k}={params[k]}"
                          for i, k in enumerate(sorted(params, key=order.index)))
-    LEVELS[level] = text
+
+
+def define_level(level: int, bot: str, **params: Any) -> str:
+    """Register strength level `level` as `bot` with `params` (checked now); its spec text lists
+    exactly the given parameters, in field order."""
+    LEVELS[level] = text = _spec_text(bot, params)
+    return text
+
+
+def define_named(name: str, bot: str, **params: Any) -> str:
+    """Register the spec `name` (e.g. `baseline`) as `bot` with exactly `params`, written out in
+    its text; a name may not be a bot's or look like a level."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in BOTS or _LEVEL.fullmatch(name):
+        raise TypeError(f"named spec {name!r}: lower-case letters, digits and _, not a bot's "
+                        "name nor a level")
+    NAMED[name] = text = _spec_text(bot, params)
     return text
 
 
@@ -269,11 +288,14 @@ def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
         if number not in LEVELS:
             raise SpecError(f"bot spec {spec}: levels are {_levels_text()}")
         text = LEVELS[number]
+    elif text.lower() in NAMED:
+        text = NAMED[text.lower()]
     name, _, rest = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
         raise SpecError(f"bot spec {spec}: unknown bot {_show(name)} "
-                        f"(bots: {', '.join(BOTS)}, or {_levels_text(prefix='level')})")
+                        f"(bots: {', '.join([*BOTS, *NAMED])}, "
+                        f"or {_levels_text(prefix='level')})")
     cls = BOTS[name]
     fields = {f.name: f for f in dataclasses.fields(cls.Params)}
     kwargs: dict[str, Any] = {}
@@ -332,6 +354,7 @@ def spec_help() -> str:
             default = "none" if f.default is None else f.default
             rows.append((f"    {f.name}={default}", f"{f.metadata['help']}; {_range_text(f)}"))
     rows += [(f"  level{level}", text) for level, text in sorted(LEVELS.items())]
+    rows += [(f"  {name}", text) for name, text in NAMED.items()]
     width = max(len(left) for left, _ in rows) + 2
     lines += [f"{left:<{width}}{right}" for left, right in rows]
     return "\n".join(lines)

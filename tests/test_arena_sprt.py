@@ -1,0 +1,115 @@
+"""`arena --sprt` (issue 10, item 2): blocks until the LLR crosses a bound, in block order, the
+same decision on any number of workers.  The procedure's error rates are checked by simulation
+in tests/test_sprt.py; here the arena drives it with real (cheap) games."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from search import arena
+from search.backends import Backend
+from search.sprt import Sprt
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_a_clearly_better_bot_accepts_h1_and_the_report_is_complete():
+    r = run("arena", "-p", 2, "--bot", "greedy", "--bot", "random", "--sprt", "0,50",
+            "--seed", 3, "--json")
+    assert r.exit_code == 0
+    out = json.loads(r.output)
+    t = out["sprt"]
+    assert t["state"] == "H1" and t["llr"] >= t["upper"] and out["stopped"] == "sprt"
+    assert (t["test"], t["base"], t["elo0"], t["elo1"]) == ("greedy", "random", 0, 50)
+    assert t["alpha"] == t["beta"] == 0.05 and t["model"] == "pentanomial"
+    assert t["games"] == out["games"] == 2 * t["units"]
+    # greedy won every pair; it stopped at the first crossing: one pair fewer would not decide
+    assert t["outcomes"] == [[1.0, t["units"]]]
+    test = Sprt(0, 50)
+    for _ in range(t["units"] - 1):
+        test.add_pair(2.0)
+    assert test.state == "continue" and test.add_pair(2.0) == "H1"
+    assert t["elo"]["elo"] > 0 and t["elo"]["ci95"][0] <= t["elo"]["elo"]
+
+
+def test_a_bot_against_itself_accepts_h0():
+    out = arena.run_arena(["random", "random@1"], 2, None, seed=1, sprt=(0, 50))
+    t = out["sprt"]
+    assert t["state"] == "H0" and t["llr"] <= t["lower"] and out["stopped"] == "sprt"
+    assert t["elo"]["ci95"][0] < 50
+
+
+def test_same_decision_on_one_or_two_workers():
+    a = arena.run_arena(["greedy", "random@2"], 2, None, seed=9, sprt=(0, 200), workers=1)
+    b = arena.run_arena(["greedy", "random@2"], 2, None, seed=9, sprt=(0, 200), workers=2)
+    assert a == b and a["sprt"]["state"] == "H1"
+
+
+class Reversed(Backend):
+    """Runs its tasks, then hands them back newest first, as a slow early worker would."""
+
+    slots = 6
+
+    def __init__(self):
+        self.todo = []
+
+    def submit(self, key, fn, args):
+        self.todo.append((key, fn(*args)))
+
+    def wait(self):
+        return [self.todo.pop()]
+
+    def cancel(self):
+        self.cancelled += len(self.todo)
+        self.todo.clear()
+
+
+def test_blocks_are_taken_in_block_order_and_the_rest_is_cancelled():
+    backend = Reversed()
+    a = arena.run_arena(["greedy", "random"], 2, None, seed=2, sprt=(0, 100), backend=backend)
+    b = arena.run_arena(["greedy", "random"], 2, None, seed=2, sprt=(0, 100))
+    assert a == b and a["stopped"] == "sprt"
+    assert backend.cancelled > 0          # blocks submitted beyond the decision were dropped
+
+
+def test_four_players_use_the_block_model():
+    out = arena.run_arena(["greedy", "random"], 4, None, seed=3, sprt=(0, 100))
+    t = out["sprt"]
+    assert t["model"] == "block" and t["state"] == "H1" and out["games"] % 4 == 0
+
+
+def test_the_game_limit_stops_an_undecided_test():
+    out = arena.run_arena(["random", "random@1"], 2, 3, seed=1, sprt=(0, 5))
+    assert out["stopped"] == "limit" and out["games"] == 4 and out["sprt"]["state"] == "continue"
+    r = run("arena", "-p", 2, "--bot", "random", "--bot", "random@1", "--sprt", "0,5", "-n", 4)
+    assert "without a decision" in r.output and "no decision" in r.output
+
+
+def test_alpha_and_beta_move_the_bounds():
+    out = json.loads(run("arena", "-p", 2, "--bot", "greedy", "--bot", "random", "--sprt",
+                         "-10,40", "--alpha", 0.01, "--beta", 0.2, "--json").output)["sprt"]
+    assert out["alpha"] == 0.01 and out["beta"] == 0.2 and out["elo0"] == -10
+    assert out["upper"] == pytest.approx(4.382, abs=1e-3)   # log(0.8 / 0.01)
+    assert out["lower"] == pytest.approx(-1.599, abs=1e-3)  # log(0.2 / 0.99)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--sprt", "10,0"], "ELO0 < ELO1"),
+    (["--sprt", "abc"], "two numbers"),
+    (["--sprt", "0,5", "--alpha", "0"], "--alpha"),
+    (["--sprt", "0,5", "--bot", "level1"], "compares two bots"),
+    ([], "Missing option '--games'"),
+])
+def test_bad_sprt_options_are_one_line(args, words):
+    base = ["arena", "-p", "3", "--bot", "greedy", "--bot", "random"]
+    r = CliRunner().invoke(main, base + args)
+    assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_the_table_says_which_hypothesis_was_accepted():
+    r = run("arena", "-p", 2, "--bot", "greedy", "--bot", "random", "--sprt", "0,50")
+    assert r.exit_code == 0
+    assert "H1 accepted: greedy is stronger than random" in r.output and "LLR +" in r.output
