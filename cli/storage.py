@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ekonos.errors import EkonosError
+from ekonos.files import write_atomic
 
 #: A record file is a few KB (two positions and the decisions between them); refuse to read
 #: more than this, so a wrong path (`/dev/zero`, a video) fails fast instead of filling memory.
@@ -147,34 +148,12 @@ def write_json(path: str | os.PathLike, data: dict, *, overwrite: bool = False,
         except OSError as e:
             raise StorageError(f"cannot create the folder {path.parent}: {_why(e)}") from None
     path = check_target(path, overwrite=overwrite)
-    text = json.dumps(data, indent=2) + "\n"
-    try:                        # keep the mode of the file we replace, else the umask's default
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+    try:
+        write_atomic(path, json.dumps(data, indent=2) + "\n")
     except OSError as e:
+        if not os.access(path.parent, os.W_OK):
+            raise StorageError(f"cannot write in {path.parent}: {_why(e)}") from None
         raise StorageError(f"{path}: {_why(e)}") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as e:
-        raise StorageError(f"cannot write in {path.parent}: {_why(e)}") from None
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(e, OSError):
-            raise StorageError(f"{path}: {_why(e)}") from None
-        raise
     return path
 
 

@@ -18,8 +18,14 @@ MAX_FILE_BYTES = 1 << 20
 
 def save_file(st, path: str | os.PathLike) -> None:
     """Write the position atomically: a reader sees the old file or the new one, never a mix."""
+    write_atomic(path, st.to_json(indent=2) + "\n")
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write `text` (UTF-8) to `path` atomically: a temporary file beside it, synced, then
+    renamed over it; a file replaced keeps its mode, a new one gets the umask's default.  On any
+    failure the temporary file is removed and the OSError raised; `path` is untouched."""
     path = Path(path)
-    text = st.to_json(indent=2) + "\n"
     try:                        # keep the mode of the file we replace, else the umask's default
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
