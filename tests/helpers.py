@@ -90,6 +90,15 @@ def other_cards(*used, count: int) -> list[int]:
     return [c for c in range(1, 37) if c not in taken][:count]
 
 
+def mid_game(players: int = 4, seed: int = 21, decisions: int = 12) -> State:
+    """A position `decisions` random (seeded) decisions into a new game."""
+    st = State.new(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        st.push(rng.choice(st.legal_actions()))
+    return st
+
+
 def random_game(n: int, seed: int, variant: str = "rulebook"):
     """Yield (state, action) along a uniformly random game; the state is before the action."""
     rng = random.Random(seed)

@@ -1,24 +1,16 @@
 """Issue 8 item 5, the search's Cython boundary: a failed node allocation raises MemoryError,
 the search has one set of parameter defaults (the bot's), its C code names the engine's
 constants, and search/ reads positions through the public API."""
-import random
 import re
 from pathlib import Path
 
 import pytest
+from helpers import mid_game
 
 from ekonos import State
 from search.bots import ISMCTSBot
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def mid_game(players: int = 4, seed: int = 21, decisions: int = 12) -> State:
-    st = State.new(players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        st.push(rng.choice(st.legal_actions()))
-    return st
 
 
 @pytest.mark.parametrize("budget", [dict(iterations=5000), dict(seconds=30.0)])

@@ -1,12 +1,12 @@
 """Issue 9 defect 1: root-parallel workers never outnumber iterations, an empty tree answers [],
 and a worker's failure reaches the caller."""
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import mid_game
 
 from ekonos import EkonosError, State
 from search.analysis import analyse
@@ -20,14 +20,6 @@ def run(args: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
     """A fresh interpreter on this checkout: a segfault fails the test, not pytest."""
     return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout)
-
-
-def mid_game(players: int = 4, seed: int = 21, decisions: int = 12) -> State:
-    st = State.new(players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        st.push(rng.choice(st.legal_actions()))
-    return st
 
 
 # -- more workers than iterations (used to segfault) --------------------------------------------

@@ -267,21 +267,14 @@ class TerminalGame:
             c.print(hint_table(result, s.names))
         elif cmd.name == "save":
             self._save(cmd.arg)
-        elif cmd.name == "undo":
+        elif cmd.name in ("undo", "redo"):
             try:
-                taken = s.undo()
-            except NothingToUndo as e:
+                moved = s.undo() if cmd.name == "undo" else s.redo()
+            except (NothingToUndo, NothingToRedo) as e:
                 c.print(f"[red]✗ {escape(str(e))}[/]")
                 return False
-            c.print(f"Undone: {', '.join(str(d.move) for d in taken)}")
-            return True
-        elif cmd.name == "redo":
-            try:
-                again = s.redo()
-            except NothingToRedo as e:
-                c.print(f"[red]✗ {escape(str(e))}[/]")
-                return False
-            c.print(f"Redone: {', '.join(str(d.move) for d in again)}")
+            done = {"undo": "Undone", "redo": "Redone"}[cmd.name]
+            c.print(f"{done}: {', '.join(str(d.move) for d in moved)}")
             return True
         elif cmd.name == "quit":
             raise QuitGame
