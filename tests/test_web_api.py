@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 
 import pytest
@@ -81,6 +82,78 @@ def test_page_layout_and_static_files(web):
     assert spaces == set(range(1, 37))
     assert len(lay["companies"]) == 6 and len(lay["deck"]) == 36
     assert all(len(e) == 2 and e[0] < e[1] for e in lay["edges"])
+
+
+def _boot(html: str) -> dict:
+    """The data block of the page (cli.web.page)."""
+    found = re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.S)
+    assert found, "the page carries no data block"
+    return json.loads(found.group(1))
+
+
+def test_the_page_carries_the_layout_and_the_position(web):
+    """The board draws from the page itself: no /api/layout or /api/state round trip first."""
+    client, game, _ = web
+    settle(client)
+    page = client.get("/")
+    assert page.headers["cache-control"] == "no-store"         # it holds the person's hand
+    boot = _boot(page.text)
+    assert boot["layout"] == client.get("/api/layout").json()
+    assert boot["state"]["version"] == game.session.version
+    assert boot["state"]["hand"] == sorted(game.session.state.hand(0))
+
+
+def test_the_data_block_cannot_be_closed_by_its_text():
+    from cli.web.page import Assets
+    html = Assets().page({"layout": {}, "state": {"names": ["</script><script>alert(1)"]}}).body
+    text = html.decode()
+    assert text.count("</script>") == text.count("<script")           # no block added
+    assert _boot(text)["state"]["names"] == ["</script><script>alert(1)"]
+
+
+def test_static_files_are_cached_under_their_hash(web):
+    client, _, _ = web
+    urls = re.findall(r'"(/static/[\w.]+\?v=\w+)"', client.get("/").text)
+    assert {u.split("?")[0] for u in urls} == {"/static/board.js", "/static/style.css"}
+    for url in urls:
+        r = client.get(url)
+        assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
+        assert r.headers["cache-control"].count("no-store") == 0
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        bare = client.get(url.split("?")[0])
+        assert bare.headers["cache-control"] == "no-cache" and bare.content == r.content
+        again = client.get(url.split("?")[0], headers={"if-none-match": bare.headers["etag"]})
+        assert again.status_code == 304 and not again.content
+    assert client.get("/static/nothing.js").status_code == 404
+    assert client.get("/static/index.html").status_code == 404       # the page only at /
+
+
+def test_the_server_socket_answers_without_nagle_delay():
+    """An answer's body must not wait behind its headers for the browser's delayed ACK: the
+    listening socket says it is TCP, so asyncio sets TCP_NODELAY on every connection."""
+    import asyncio
+    import socket
+
+    from cli.commands.serve import _bind
+    sock = _bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    seen: list[int] = []
+
+    async def main():
+        async def handle(reader, writer):
+            seen.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP,
+                                                                   socket.TCP_NODELAY))
+            writer.close()
+        server = await asyncio.start_server(handle, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            for _ in range(200):
+                if seen:
+                    break
+                await asyncio.sleep(0.01)
+            writer.close()
+    asyncio.run(main())
+    assert seen and seen[0] != 0
 
 
 def test_state_shows_only_the_persons_hand(web):

@@ -22,25 +22,23 @@ import contextlib
 import json
 import logging
 import secrets
-from pathlib import Path
 from typing import Any, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
 
 from ekonos.errors import EkonosError, MoveError
 from search.bots import LEVELS
 
 from cli.events import DecisionMade, Event, GameOver, Redone, RoundStarted, Undone
 from cli.session import GameSession, NotYourTurn, SessionError, StaleTurn
+from cli.web.page import Assets
 from cli.web.security import MAX_BODY, Guard
 from cli.web.views import decision_json, layout, state_json
 
-STATIC = Path(__file__).parent / "static"
 MAX_TEXT = 200                 # longest move text accepted
 KEEPALIVE = 15.0               # seconds between comment lines on an idle stream
 log = logging.getLogger("ekonos.web")
@@ -326,14 +324,21 @@ def create_app(game: WebGame, token: str, hosts: set[str], max_body: int = MAX_B
     async def do_hint(body):
         return {"hint": await game.hint()}
 
+    assets = Assets()
+    fixed = layout()
+
     async def index(request: Request):
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        # the layout and the position inside the page: the board draws with no request more
+        return assets.page({"layout": fixed, "state": game.snapshot()})
+
+    async def static(request: Request):
+        return assets.file(request.path_params["name"], request)
 
     async def get_state(request: Request):
         return JSONResponse(game.snapshot())
 
     async def get_layout(request: Request):
-        return JSONResponse(layout())
+        return JSONResponse(fixed)
 
     async def review(request: Request):
         # REVIEW: the game review (win-share chart, marked decisions) comes from
@@ -380,7 +385,7 @@ def create_app(game: WebGame, token: str, hosts: set[str], max_body: int = MAX_B
         Route("/api/level", answer(do_level), methods=["POST"]),
         Route("/api/new", answer(do_new), methods=["POST"]),
         Route("/api/hint", answer(do_hint), methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/static/{name}", static),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.game = game
