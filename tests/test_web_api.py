@@ -114,7 +114,8 @@ def test_the_data_block_cannot_be_closed_by_its_text():
 def test_static_files_are_cached_under_their_hash(web):
     client, _, _ = web
     urls = re.findall(r'"(/static/[\w.]+\?v=\w+)"', client.get("/").text)
-    assert {u.split("?")[0] for u in urls} == {"/static/board.js", "/static/style.css"}
+    assert {u.split("?")[0] for u in urls} == {"/static/board.js", "/static/review.js",
+                                               "/static/style.css"}
     for url in urls:
         r = client.get(url)
         assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
@@ -205,7 +206,7 @@ def test_move_undo_redo_level_hint_new_review(web):
     assert r.status_code == 200
     new = r.json()["state"]
     assert new["nplayers"] == 3 and new["seed"] == 11 and new["log"] == []
-    assert client.get("/api/review").status_code == 501
+    assert client.get("/api/review").status_code == 409          # not over: no review
 
 
 # -- refusals ---------------------------------------------------------------------------------

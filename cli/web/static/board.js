@@ -177,9 +177,8 @@ function drawScorepad() {
   t.append(coins, tot);
   const who = p.winners.map((q) => S.names[q]).join(" and ");
   box.replaceChildren(el("h2", {}, "Final scores"), t,
-                      el("p", { class: "verdict" }, p.winners.includes(S.human) ? "You win!" : `${who} win${p.winners.length > 1 ? "" : "s"}.`));
-  // REVIEW: the game review (win-share chart, marked decisions) arrives with search/review.py;
-  // /api/review answers 501 until the lead wires it, so no button is shown yet.
+                      el("p", { class: "verdict" }, p.winners.includes(S.human) ? "You win!" : `${who} win${p.winners.length > 1 ? "" : "s"}.`),
+                      reviewOffer());                                  // review.js
 }
 
 // -- the decision being built --------------------------------------------------------------------
@@ -251,6 +250,7 @@ function show(state) {
   drawHand(playable);
   drawLog();
   drawScorepad();
+  drawReview();                                                          // review.js
   const who = S.over ? "Game over" : S.to_move === S.human ? "Your decision" : `${S.names[S.to_move]} to decide`;
   $("status").textContent = `Round ${S.round} of ${S.rounds} · ${who}` + (S.autosave_error ? ` · autosave off: ${S.autosave_error}` : "");
   $("undo-btn").disabled = !S.can_undo;
@@ -285,8 +285,8 @@ function listen() {
   const source = new EventSource("/api/stream");
   source.addEventListener("state", (e) => {
     const msg = JSON.parse(e.data);
-    window.ekonos.events.push({ t: performance.now(), kind: msg.kind,
-                                ply: msg.decision ? msg.decision.ply : null });
+    window.ekonos.events.push({ t: performance.now(), kind: msg.kind, ply: msg.decision ? msg.decision.ply : null,
+                                done: msg.review ? msg.review.done : null, total: msg.review ? msg.review.total : null });
     show(msg.state);
   });
 }
