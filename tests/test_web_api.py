@@ -24,11 +24,13 @@ from cli.main import main  # noqa: E402
 from cli.session import GameSession  # noqa: E402
 from cli.web.app import WebGame, create_app  # noqa: E402
 from cli.web.security import COOKIE, allowed_hosts  # noqa: E402
+from search.review import replay_record, review_game  # noqa: E402
 
 PORT = 8799
 BASE = f"http://127.0.0.1:{PORT}"
 ORIGIN = {"origin": BASE}
 TOKEN = "t" * 43
+REVIEW_ITERATIONS = 60         # a small review budget: the same code, quicker
 
 
 def _session(tmp_path, **kw) -> GameSession:
@@ -43,7 +45,8 @@ def _session(tmp_path, **kw) -> GameSession:
 def web(tmp_path, monkeypatch):
     """(client with the cookie, the WebGame, tmp folder); the AI runs in the client's loop."""
     monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path))
-    game = WebGame(_session(tmp_path), lambda **kw: _session(tmp_path, **kw))
+    game = WebGame(_session(tmp_path), lambda **kw: _session(tmp_path, **kw),
+                   review_iterations=REVIEW_ITERATIONS)
     app = create_app(game, TOKEN, allowed_hosts("127.0.0.1", PORT))
     with TestClient(app, base_url=BASE) as client:
         client.cookies.set(COOKIE, TOKEN)
@@ -293,22 +296,109 @@ def test_undo_with_nothing_to_undo_is_refused(web):
 
 # -- a whole game, and the autosave shared with the terminal --------------------------------------
 
-def test_a_whole_two_player_game_at_level_1(web):
-    client, game, tmp = web
-    rng = random.Random(3)
+def play_to_the_end(client, seed: int = 3) -> dict:
+    """Random legal decisions of the person until the game is over: the last state."""
+    rng = random.Random(seed)
     for _ in range(500):
         st = settle(client)
         if st["over"]:
-            break
+            return st
         move = rng.choice(st["legal"])["text"]
         r = post(client, "/api/move", {"move": move, "version": st["version"]})
         assert r.status_code == 200, r.text
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_two_player_game_at_level_1(web):
+    client, game, tmp = web
+    play_to_the_end(client)
     st = client.get("/api/state").json()
     assert st["over"] and st["scorepad"]["totals"] == game.session.state.scores()
     assert len(st["scorepad"]["companies"]) == 6
     assert list((tmp / "games").glob("game-*.json"))
     resumed = GameSession.load(tmp / "autosave.json")
     assert resumed.state == game.session.state
+
+
+# -- the review -------------------------------------------------------------------------------
+
+def wait_review(client) -> dict:
+    """GET /api/review until the review is done (a bounded wait, nothing timed)."""
+    for _ in range(12000):
+        got = client.get("/api/review").json()
+        if got["status"] != "running":
+            return got
+        time.sleep(0.01)
+    raise AssertionError("the review never ended")
+
+
+def test_review_is_refused_while_the_game_is_on(web):
+    client, game, tmp = web
+    settle(client)
+    before = _fingerprint(client, tmp)
+    for r in (client.get("/api/review"), post(client, "/api/review")):
+        assert r.status_code == 409
+        assert "not over" in r.json()["error"]
+    assert _fingerprint(client, tmp) == before
+    assert client.get("/api/state").json()["review"] is None and game.reviews.searches == 0
+
+
+def test_a_finished_games_review_is_search_review_and_is_kept(web):
+    """The review of the page is search/review.py's, on the game's record, for the person's
+    seat, with the same budget and seed; it is computed once, then shown again."""
+    client, game, tmp = web
+    play_to_the_end(client)
+    assert client.get("/api/review").json() == {"status": "none"}
+    r = post(client, "/api/review")
+    assert r.status_code == 200, r.text
+    started = r.json()["review"]
+    assert started["status"] in ("running", "done") and started["seat"] == 0
+    mine = [d for d in game.session.decisions if d.seat == 0]
+    assert started["total"] == len(mine)
+    got = wait_review(client)
+    assert got["status"] == "done" and got["done"] == got["total"] == len(mine)
+    data = got["review"]
+
+    record = next((tmp / "games").glob("game-*.json"))           # what `ekonos review` reads
+    start, moves, ply0 = replay_record(json.loads(record.read_text()))
+    direct = review_game(start, moves, seats=[0], iterations=REVIEW_ITERATIONS, seed=0,
+                         ply0=ply0).to_dict()
+    fields = set(direct["decisions"][0])
+    assert [{k: d[k] for k in fields} for d in data["decisions"]] == direct["decisions"]
+    for key in ("players", "seats", "iterations", "seed", "summary", "costliest", "result"):
+        assert data[key] == direct[key], key
+    # the chart's data and the marks
+    assert [d["ply"] for d in data["decisions"]] == [d.ply for d in mine]
+    assert all(0 <= d["win_best"] <= 1 and 0 <= d["win_played"] <= 1 for d in data["decisions"])
+    for d in data["decisions"]:                    # the short form: a card play without `play`
+        assert d["played_short"] == d["played"].removeprefix("play ")
+        assert d["best_short"] == d["best"].removeprefix("play ")
+        assert (d["mark"] is None) == (d["loss"] < 5)
+    assert f"review {record}" in data["command"] and data["command"].endswith("--seat 0")
+
+    # kept: asked again, on a reload, from a second request: no second search
+    again = post(client, "/api/review").json()["review"]
+    assert again["status"] == "done" and again["key"] == got["key"]
+    boot = _boot(client.get("/").text)
+    assert boot["state"]["review"]["status"] == "done"
+    assert client.get("/api/review").json() == got
+    assert game.reviews.searches == 1
+
+
+def test_review_runs_off_the_event_loop_and_stops_with_a_new_game(web):
+    """While the review searches, the server answers (the state says how far it is); a new
+    game stops it."""
+    client, game, _ = web
+    play_to_the_end(client)
+    game.reviews.iterations = 4000                 # long enough to be seen running
+    assert post(client, "/api/review").json()["review"]["status"] == "running"
+    st = client.get("/api/state").json()           # answered while the review runs
+    assert st["review"]["status"] == "running" and st["review"]["done"] < st["review"]["total"]
+    old = game.session
+    assert post(client, "/api/new", {"ai": 1, "level": 1, "seed": 4}).status_code == 200
+    assert game.reviews.job(old) is None           # forgotten: a later request starts again
+    game.reviews._executor.submit(lambda: None).result(timeout=120)   # the thread is free
+    assert client.get("/api/state").json()["review"] is None
 
 
 def test_browser_game_resumes_in_the_terminal_and_back(web, tmp_path):
