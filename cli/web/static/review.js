@@ -86,7 +86,7 @@ function chart(data, W) {
     while (j < ds.length && ds[j].round === ds[i].round) j++;
     const a = X(i) - (x1 - x0) / (n + 1) / 2, b = X(j - 1) + (x1 - x0) / (n + 1) / 2;
     svg.append(el("rect", { x: a, y: y0, width: b - a, height: y1 - y0, class: band % 2 ? "band odd" : "band" }, null, SVG),
-               el("text", { x: (a + b) / 2, y: y0 - 7, class: "round" }, `round ${ds[i].round}`, SVG));
+               el("text", { x: (a + b) / 2, y: y0 - 7, class: "round" }, (b - a > 50 ? "round " : "") + ds[i].round, SVG));
     i = j;
   }
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
@@ -112,8 +112,8 @@ function chart(data, W) {
   });
   if (data.result) {
     const r = data.result[seat], x = X(ds.length), word = r === 1 ? "won" : r === 0 ? "lost" : "shared";
-    svg.append(el("circle", { cx: x, cy: Y(r), r: 5, class: "result" }, null, SVG),
-               el("text", { x: x + 1, y: r > 0.5 ? Y(r) + 17 : Y(r) - 9, class: "result-label" }, word, SVG));
+    svg.append(el("circle", { cx: x, cy: Y(r), r: 5, class: `result ${word}` }, null, SVG),
+               el("text", { x: x + 1, y: r > 0.5 ? Y(r) + 17 : Y(r) - 9, class: `result-label ${word}` }, word, SVG));
   }
   return svg;
 }
@@ -152,7 +152,8 @@ function about(data) {
     `Each of your decisions was searched again from your view only (the other hands unknown), ` +
     `${data.iterations} iterations a decision, seed ${data.seed}. Win share: the share of the game the search ` +
     `expects you to take (100% = a sure win). Marks: ?! from 5 points of win share lost, ? from 10, ?? from 15; ` +
-    `accuracy: Lichess's curve of the points lost, averaged. The same review in a terminal: `);
+    `accuracy: Lichess's curve of the points lost, averaged (once a game is decided, won or lost, a decision ` +
+    `changes the win share little: few are marked there). The same review in a terminal: `);
   if (data.command) p.append(el("code", {}, data.command));
   return p;
 }
