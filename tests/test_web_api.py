@@ -430,3 +430,24 @@ def test_serve_bad_flags_exit_2_with_one_line(args, word, tmp_path, monkeypatch)
     assert r.exit_code == 2
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:") and word in lines[0]
+
+
+def test_serve_starts_the_game_play_starts_and_resumes_the_autosave(tmp_path, monkeypatch):
+    """`ekonos serve` with no flags: a new game as `ekonos play` makes it (players, level,
+    seat, variant); with an unfinished autosave, serve resumes it (its one documented
+    difference), where play starts anew and keeps it aside."""
+    from cli.commands.play import make_game
+    from cli.commands.serve import _session as serve_session
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path))
+    served = serve_session(None, None, None, None, None)
+    played = make_game().session
+    for attr in ("level", "human"):
+        assert getattr(served, attr) == getattr(played, attr), attr
+    for attr in ("nplayers", "variant"):
+        assert getattr(served.state, attr) == getattr(played.state, attr), attr
+    played.decide(played.state.legal_moves.texts()[0])   # an unfinished game in the autosave
+    resumed = serve_session(None, None, None, None, None)
+    assert resumed.state == played.state and resumed.kept_unfinished is None
+    assert serve_session(None, 1, None, None, None).level == 1          # --level: same game
+    fresh = make_game().session
+    assert fresh.kept_unfinished is not None and fresh.decisions == ()
