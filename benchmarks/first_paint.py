@@ -17,7 +17,10 @@ arrive in the DOM, then posts a message from the next animation frame, which arr
 frame is rendered.  Prints every run and the medians; `--json` prints them as JSON.
 
     .venv/bin/python benchmarks/first_paint.py --runs 15 --cold 3
-    .venv/bin/python benchmarks/first_paint.py --root /some/other/checkout   # compare
+    .venv/bin/python benchmarks/first_paint.py --root /an/older/checkout --root .   # compare
+
+With several `--root`s (checkouts with their extensions built), each is served at once and the
+visits alternate between them, so a busy machine weighs on each the same.
 
 Not a test: the machine is shared, so the figures are measured and reported, never asserted.
 """
@@ -125,59 +128,82 @@ def median(values: list) -> float | None:
     return round(statistics.median(values), 1) if values else None
 
 
+def measure(browser, roots: list[Path], runs: int, cold: int, data: Path) -> dict:
+    """Every figure of every root: {root: {"first": [...], "reload": [...], "cold": [...],
+    "server_start_s": [...]}}, the visits of the roots taken in turn."""
+    out = {str(r): {"first": [], "reload": [], "cold": [], "server_start_s": []} for r in roots}
+    servers = []
+    try:
+        for i, root in enumerate(roots):
+            port = free_port()
+            proc, url, _ = start_server(root, data / f"warm{i}", port)
+            servers.append((root, proc, url))
+            visit(browser, url)                   # the browser's own first start-up
+        for _ in range(runs):
+            for root, _, url in servers:
+                got = visit(browser, url, reload=True)
+                out[str(root)]["first"].append(got["first"])
+                out[str(root)]["reload"].append(got["reload"])
+    finally:
+        for _, proc, _ in servers:
+            stop(proc)
+    for k in range(cold):                          # the first visit after a server start
+        for i, root in enumerate(roots):
+            port = free_port()
+            proc, url, started = start_server(root, data / f"cold{i}-{k}", port)
+            try:
+                out[str(root)]["cold"].append(visit(browser, url)["first"])
+                out[str(root)]["server_start_s"].append(round(started, 2))
+            finally:
+                stop(proc)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--runs", type=int, default=15, help="first visits (fresh contexts)")
-    ap.add_argument("--cold", type=int, default=3, help="server restarts, one visit each")
-    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
+    ap.add_argument("--runs", type=int, default=15, help="first visits (fresh contexts) a root")
+    ap.add_argument("--cold", type=int, default=3, help="server starts a root, one visit each")
+    ap.add_argument("--root", type=Path, action="append",
+                    help="a checkout to serve (default: this one); repeat to compare")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     a = ap.parse_args()
+    roots = [r.resolve() for r in a.root or [ROOT]]
     from playwright.sync_api import sync_playwright
 
     data = Path(tempfile.mkdtemp(prefix="ekonos-paint-"))
-    runs: dict[str, list] = {"first": [], "reload": [], "cold": [], "server_start_s": []}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
-        try:
-            port = free_port()
-            proc, url, _ = start_server(a.root, data / "warm", port)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
             try:
-                visit(browser, url)                       # the browser's own first start-up
-                for _ in range(a.runs):
-                    got = visit(browser, url, reload=True)
-                    runs["first"].append(got["first"])
-                    runs["reload"].append(got["reload"])
+                figures = measure(browser, roots, a.runs, a.cold, data)
             finally:
-                stop(proc)
-            for _ in range(a.cold):                       # the first visit after a start
-                port = free_port()
-                proc, url, started = start_server(a.root, data / f"cold{port}", port)
-                try:
-                    runs["cold"].append(visit(browser, url)["first"])
-                    runs["server_start_s"].append(round(started, 2))
-                finally:
-                    stop(proc)
-        finally:
-            browser.close()
-    shutil.rmtree(data, ignore_errors=True)
-    summary = {kind: {"runs": len(runs[kind]),
-                      "fcp_ms": median([r["fcp"] for r in runs[kind]]),
-                      "board_ms": median([r["board"] for r in runs[kind]])}
-               for kind in ("first", "reload", "cold")}
-    summary["server_start_s"] = median(runs["server_start_s"])
+                browser.close()
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    report = {}
+    for root, runs in figures.items():
+        summary = {kind: {"runs": len(runs[kind]),
+                          "fcp_ms": median([r["fcp"] for r in runs[kind]]),
+                          "board_ms": median([r["board"] for r in runs[kind]])}
+                   for kind in ("first", "reload", "cold")}
+        summary["server_start_s"] = median(runs["server_start_s"])
+        report[root] = {"median": summary, "runs": runs}
     if a.json:
-        print(json.dumps({"root": str(a.root), "median": summary, "runs": runs}, indent=1))
+        print(json.dumps(report, indent=1))
         return
-    for kind in ("first", "reload", "cold"):
-        shown = ", ".join(f"{r['board']:.0f}" for r in runs[kind])
-        print(f"{kind:>6}: board {shown}")
-    print(f"medians ({a.root}):")
-    for kind, label in (("first", "first visit (fresh context)"), ("reload", "reload"),
-                        ("cold", "first visit after a server start")):
-        s = summary[kind]
-        print(f"  {label:<34} first contentful paint {s['fcp_ms']} ms, board {s['board_ms']} "
-              f"ms ({s['runs']} runs)")
-    print(f"  server start to first connection accepted: {summary['server_start_s']} s")
+    for root, got in report.items():
+        print(f"{root}")
+        for kind in ("first", "reload", "cold"):
+            shown = ", ".join(f"{r['board']:.0f}" for r in got["runs"][kind])
+            print(f"  {kind:>6}: board {shown}")
+        print("  medians:")
+        for kind, label in (("first", "first visit (fresh context)"), ("reload", "reload"),
+                            ("cold", "first visit after a server start")):
+            s = got["median"][kind]
+            print(f"    {label:<34} board painted {s['board_ms']} ms, first contentful paint "
+                  f"{s['fcp_ms']} ms ({s['runs']} runs)")
+        print(f"    server start to first connection accepted: "
+              f"{got['median']['server_start_s']} s")
 
 
 if __name__ == "__main__":
