@@ -24,6 +24,7 @@ function reviewOffer() {
     box.append(b);
   } else {
     const mine = S.log.filter((d) => d.seat === S.human).length;
+    if (!mine) return box;                                 // nothing of yours to review
     const b = el("button", { type: "button", id: "review-btn", class: "primary" }, "Review your game");
     b.addEventListener("click", () => { reviewing = true; post("/api/review"); });
     box.append(b, el("span", { class: "note" }, ` where it was won and lost: your ${mine} decisions searched again`));
