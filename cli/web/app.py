@@ -274,8 +274,7 @@ class WebGame:
                 "moves": [{"move": m["move"], "win": m["win"], "visits": m["visits"]}
                           for m in result["moves"]]}
 
-
-    # -- the review ---------------------------------------------------------------------------------
+    # -- the review -----------------------------------------------------------------------------
     def start_review(self) -> dict:
         """Begin the review of the finished game (or find it running, or done): its status."""
         try:

@@ -4,7 +4,6 @@
 // (el, $, SVG, S, show, post); loaded before it.
 "use strict";
 
-const SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 let R = null;                // the review (GET /api/review) once loaded
 let reviewing = false;       // the board panel shows the review instead of the map
 let loading = null;          // the key of the review being fetched
@@ -66,7 +65,7 @@ function accuracy(data) {
     row.append(el("b", { class: "acc" }, s.accuracy === null ? "–" : `${Math.round(s.accuracy)}%`),
                el("span", {}, ` accuracy over ${whose} ${s.decisions} decisions `));
     for (const m of ["inaccuracy", "mistake", "blunder"]) {
-      row.append(el("span", { class: `chip ${m}${s[m] ? "" : " none"}` }, `${s[m]} ${marks(m, s[m])} ${SIGN[m]}`));
+      row.append(el("span", { class: `chip ${m}${s[m] ? "" : " none"}` }, `${s[m]} ${marks(m, s[m])} ${data.signs[m]}`));
     }
     box.append(row);
   }
@@ -129,13 +128,13 @@ function legend() {
 
 function marksTable(data) {
   const marked = data.decisions.filter((d) => d.mark);
-  if (!marked.length) return el("p", { class: "verdict" }, "No decision lost 5 points of win share or more: well played.");
+  if (!marked.length) return el("p", { class: "verdict" }, `No decision lost ${data.marks.inaccuracy} points of win share or more: well played.`);
   const t = el("table", { class: "marks" }), head = el("tr");
   for (const h of ["#", "round", "you played", "better", "lost", ""]) head.append(el("th", {}, h));
   t.append(head);
   const move = (text, win) => { const td = el("td", {}, text); td.append(el("small", {}, ` ${pct(win)}`)); return td; };
   for (const d of marked) {
-    const tr = el("tr", { id: `rv-${d.ply}` }), sign = el("span", { class: `chip ${d.mark}`, title: d.mark }, SIGN[d.mark]);
+    const tr = el("tr", { id: `rv-${d.ply}` }), sign = el("span", { class: `chip ${d.mark}`, title: d.mark }, data.signs[d.mark]);
     sign.append(el("span", { class: "word" }, ` ${d.mark}`));
     const mark = el("td"); mark.append(sign);
     tr.append(el("td", {}, String(d.ply)), el("td", {}, String(d.round)), move(d.played_short, d.win_played),
@@ -149,10 +148,11 @@ function marksTable(data) {
 }
 
 function about(data) {
+  const from = ["inaccuracy", "mistake", "blunder"].map((m) => `${data.signs[m]} ${m} from ${data.marks[m]}`).join(", ");
   const p = el("p", { class: "note" },
     `Each of your decisions was searched again from your view only (the other hands unknown), ` +
     `${data.iterations} iterations a decision, seed ${data.seed}. Win share: the share of the game the search ` +
-    `expects you to take (100% = a sure win). Marks: ?! from 5 points of win share lost, ? from 10, ?? from 15; ` +
+    `expects you to take (100% = a sure win). Marks by the points of win share lost: ${from}; ` +
     `accuracy: Lichess's curve of the points lost, averaged (once a game is decided, won or lost, a decision ` +
     `changes the win share little: few are marked there). The same review in a terminal: `);
   if (data.command) p.append(el("code", {}, data.command));
