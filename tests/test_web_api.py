@@ -436,11 +436,16 @@ def test_serve_starts_the_game_play_starts_and_resumes_the_autosave(tmp_path, mo
     """`ekonos serve` with no flags: a new game as `ekonos play` makes it (players, level,
     seat, variant); with an unfinished autosave, serve resumes it (its one documented
     difference), where play starts anew and keeps it aside."""
+    import io
+
+    from rich.console import Console
+
     from cli.commands.play import make_game
     from cli.commands.serve import _session as serve_session
     monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path))
+    quiet = Console(file=io.StringIO())
     served = serve_session(None, None, None, None, None)
-    played = make_game().session
+    played = make_game(console=quiet).session
     for attr in ("level", "human"):
         assert getattr(served, attr) == getattr(played, attr), attr
     for attr in ("nplayers", "variant"):
@@ -452,5 +457,5 @@ def test_serve_starts_the_game_play_starts_and_resumes_the_autosave(tmp_path, mo
     resumed = serve_session(None, None, None, None, None)
     assert resumed.state == played.state and resumed.kept_unfinished is None
     assert serve_session(None, 1, None, None, None).level == 1          # --level: same game
-    fresh = make_game().session
+    fresh = make_game(console=quiet).session
     assert fresh.kept_unfinished is not None and fresh.decisions == ()
