@@ -86,7 +86,7 @@ function chart(data, W) {
     while (j < ds.length && ds[j].round === ds[i].round) j++;
     const a = X(i) - (x1 - x0) / (n + 1) / 2, b = X(j - 1) + (x1 - x0) / (n + 1) / 2;
     svg.append(el("rect", { x: a, y: y0, width: b - a, height: y1 - y0, class: band % 2 ? "band odd" : "band" }, null, SVG),
-               el("text", { x: (a + b) / 2, y: y0 - 7, class: "round" }, (b - a > 50 ? "round " : "") + ds[i].round, SVG));
+               el("text", { x: (a + b) / 2, y: y0 - 7, class: "round" }, (b - a > 44 || band === 0 ? "round " : "") + ds[i].round, SVG));
     i = j;
   }
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
