@@ -284,7 +284,8 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
                 iterations: int | None = None, seed: int = 0, ply0: int = 0, workers: int = 2,
                 progress: Callable[[int, int], None] | None = None) -> GameReview:
     """Review the decisions of `seats` (default: every seat) in the game `start` + `moves`.
-    `progress(done, total)` is called as decisions are reviewed (from this thread)."""
+    `progress(done, total)` is called as decisions are reviewed (from this thread); an
+    exception it raises stops the review (the decisions not begun are dropped) and propagates."""
     iterations = DEFAULT_ITERATIONS if iterations is None else iterations
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 10:
         raise EkonosError(f"iterations must be an integer of at least 10, got {iterations!r}")
@@ -307,10 +308,14 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
 
     done: list[DecisionReview] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for review in pool.map(one, todo):
-            done.append(review)
-            if progress is not None:
-                progress(len(done), total)
+        try:
+            for review in pool.map(one, todo):
+                done.append(review)
+                if progress is not None:
+                    progress(len(done), total)
+        except BaseException:        # Ctrl-C, or `progress` raised to stop: drop the rest
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     end = steps[-1][0].copy() if steps else start.copy()
     if steps:
         end.push(steps[-1][1])

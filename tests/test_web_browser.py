@@ -1,6 +1,7 @@
 """The web board in a real browser: `ekonos serve` started on a free loopback port, the system's
 Chromium driven by Playwright.  A whole 2-player game at level 1 played by clicking, with a hint,
-an undo and a reload; no console errors; screenshots at 1280x800 and 390x844.
+an undo and a reload, ending with its review (progress, chart, marks); no console errors;
+screenshots of the board and of the review at 1280x800 and 390x844.
 
 Skipped (with the reason) only when no browser can be had: Playwright not importable, or no
 Chromium binary (`make test` installs it when it runs as root).  Measurements (first paint of the
@@ -185,11 +186,50 @@ def test_a_whole_game_by_clicking(server, browser):
     page.screenshot(path=str(SHOTS / "scorepad-1280x800.png"))
     assert used == {"text", "hint", "undo", "reload", "late"}
     assert page.locator("#scorepad .verdict").inner_text()
+    open_the_review(page, browser, server)
     assert not errors, errors
     (SHOTS / "measures.json").write_text(json.dumps({"first_paint_ms": first_paint,
                                                      "reload_paint_ms": reload_paint}))
     print(f"\nfirst paint of the board: {first_paint:.0f} ms (after a reload: "
           f"{reload_paint:.0f} ms); screenshots in {SHOTS}")
+
+
+def open_the_review(page, browser, url: str) -> None:
+    """At the end: the review offered, its progress shown, then the chart and the marks drawn
+    (as many dots on the chart as rows in the table, as decisions marked); shown again after a
+    reload and on a phone-sized page; screenshots of both."""
+    start = page.evaluate("window.ekonos.events.length")
+    page.click("#review-btn")
+    page.wait_for_selector("#review svg.chart", timeout=300000)
+    events = page.evaluate(f"window.ekonos.events.slice({start})")
+    progress = [e for e in events if e["kind"] == "Review"]
+    assert progress and progress[-1]["done"] == progress[-1]["total"] > 0
+    assert any(e["done"] < e["total"] for e in progress)         # progress was shown on the way
+    review = page.evaluate("R.review")
+    mine = page.evaluate("S.log.filter(d => d.seat === S.human).length")
+    assert len(review["decisions"]) == mine and review["seats"] == [0]
+    points = page.get_attribute("#review polyline.winline", "points").split()
+    assert len(points) == mine + 1                                # every decision, the result
+    marked = [d for d in review["decisions"] if d["mark"]]
+    assert page.locator("#review g.mark").count() == len(marked)
+    assert page.locator("#review .marks tr[id]").count() == len(marked)
+    if marked:
+        page.locator("#review g.mark").first.click()
+        assert page.locator("#review .marks tr.picked").get_attribute("id") == \
+            f"rv-{marked[0]['ply']}"
+    accuracy = review["summary"][0]["accuracy"]
+    assert f"{round(accuracy)}%" in page.inner_text("#review .accuracy")
+    assert page.locator("#map").is_hidden()                       # in place of the map
+    page.screenshot(path=str(SHOTS / "review-1280x800.png"))
+    page.click("#review-btn")                                     # back to the board
+    assert page.locator("#map").is_visible() and page.locator("#review").is_hidden()
+    page.reload()                                                 # kept: shown again
+    page.wait_for_selector("#review svg.chart")
+    small = browser.new_page(viewport={"width": 390, "height": 844})
+    small.goto(url)
+    small.wait_for_selector("#review svg.chart")
+    small.screenshot(path=str(SHOTS / "review-390x844.png"), full_page=True)
+    small.close()
 
 
 def test_ai_decisions_arrive_one_at_a_time(server, browser):

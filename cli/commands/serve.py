@@ -54,6 +54,9 @@ def _unfinished(path: Path) -> bool:
 
 
 def _session(ai, level, seat, seed, load) -> GameSession:
+    """The game to serve: --load's; else the autosave's unfinished game when no setting asks
+    for a new one (only --level may be given: it changes the resumed game's level); else a new
+    game with `ekonos play`'s defaults (GameSession.new's: 3 AI opponents at level 3, seat 0)."""
     kwargs = dict(autosave=storage.autosave_path(), record_dir=storage.games_dir())
     auto = storage.autosave_path()
     try:
@@ -64,8 +67,8 @@ def _session(ai, level, seat, seed, load) -> GameSession:
             return GameSession.load(load, level=level, seat=seat, **kwargs)
         if ai is None and seed is None and seat is None and _unfinished(auto):
             return GameSession.load(auto, level=level, **kwargs)        # resume
-        return GameSession.new(ai=1 if ai is None else ai, level=2 if level is None else level,
-                               seed=seed, seat=0 if seat is None else seat, **kwargs)
+        given = {k: v for k, v in (("ai", ai), ("level", level), ("seat", seat)) if v is not None}
+        return GameSession.new(seed=seed, **given, **kwargs)
     except SessionError as e:
         if e.setting is not None:
             raise click.BadParameter(str(e), param_hint=f"'--{e.setting}'") from None
@@ -73,8 +76,11 @@ def _session(ai, level, seat, seed, load) -> GameSession:
 
 
 def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket.  Its protocol is named (IPPROTO_TCP, not 0): asyncio turns Nagle's
+    algorithm off (TCP_NODELAY) only on sockets that say they are TCP, and with Nagle on, an
+    answer's body waits behind its headers for the browser's delayed ACK, 40 ms a request."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -91,10 +97,10 @@ def _bind(host: str, port: int) -> socket.socket:
                               "ekonos serve --load ~/.local/share/ekonos/autosave.json",
                               "ekonos serve --port 9000 --no-browser"))
 @click.option("--ai", type=click.IntRange(1, 5), default=None,
-              help="AI opponents, 1-5 (default 1).")
-@level_option(help="AI strength (default 2; the page can change it).")
+              help="AI opponents, 1-5 (default 3, as `ekonos play`).")
+@level_option(help="AI strength (default 3, as `ekonos play`; the page can change it).")
 @click.option("--seat", type=click.IntRange(0, 5), default=None,
-              help="Your seat, 0 = first (default 0).")
+              help="Your seat, 0 = first (default 0; seat order is turn order).")
 @seed_option(help="Seed of the deal (default: random).")
 @click.option("--load", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Resume a saved game (or start from a position file).")
@@ -111,9 +117,13 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
     """Play against the AI on a board in your browser.
 
     Starts a local server (127.0.0.1) and opens the board.  It is the game of `ekonos play`:
-    the same levels, the same autosave (resume it in either).  Without --load, --ai, --seat
-    and --seed, an unfinished game in the autosave is resumed.  Ctrl-C stops the server; the
-    game is saved after every decision.
+    the same levels and defaults, the same autosave (resume it in either), and at the end the
+    review of your decisions (as `ekonos review`).  Ctrl-C stops the server; the game is saved
+    after every decision.
+
+    One difference from `ekonos play`, which starts a new game (keeping an unfinished one
+    aside): without --load, --ai, --seat and --seed, serve resumes the unfinished game of the
+    autosave, so a page left open carries on after the server is restarted.
     """
     try:
         import uvicorn

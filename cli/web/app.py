@@ -3,8 +3,9 @@
 * `WebGame` holds the session, runs the AI off the event loop (`ai_turn()`, then `think()` in a
   worker thread, then `commit()`; a decision computed for a position that changed meanwhile is
   dropped by `StaleTurn`), and streams what happens to every open page;
-* `create_app(game, token, hosts)` is the ASGI app: the page, its static files, a small JSON API
-  and the stream, behind `cli.web.security.Guard` (Host, token cookie, Origin, body size).
+* `create_app(game, token, hosts)` is the ASGI app: the page (cli.web.page), a small JSON API
+  and the stream, behind `cli.web.security.Guard` (Host, token cookie, Origin, body size);
+* a finished game's review (cli.web.review) runs in a thread of its own, its progress streamed.
 
 The stream is **server-sent events** (`GET /api/stream`): the traffic is one-way (the server
 tells, the page asks by POST), it is plain HTTP so the same guard checks it with no second
@@ -22,25 +23,25 @@ import contextlib
 import json
 import logging
 import secrets
-from pathlib import Path
 from typing import Any, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
 
 from ekonos.errors import EkonosError, MoveError
 from search.bots import LEVELS
+from search.review import DEFAULT_ITERATIONS
 
 from cli.events import DecisionMade, Event, GameOver, Redone, RoundStarted, Undone
 from cli.session import GameSession, NotYourTurn, SessionError, StaleTurn
+from cli.web.page import Assets
+from cli.web.review import NotOver, Reviews
 from cli.web.security import MAX_BODY, Guard
 from cli.web.views import decision_json, layout, state_json
 
-STATIC = Path(__file__).parent / "static"
 MAX_TEXT = 200                 # longest move text accepted
 KEEPALIVE = 15.0               # seconds between comment lines on an idle stream
 log = logging.getLogger("ekonos.web")
@@ -56,10 +57,11 @@ class BadRequest(Exception):
 class WebGame:
     """The game behind the page: the session (replaced by a new game), the AI runner, the
     pages listening.  `new_session(**settings)` builds a new game's session (with the data
-    folder's autosave); `pace` seconds pass between two AI decisions, so a person can follow."""
+    folder's autosave); `pace` seconds pass between two AI decisions, so a person can follow;
+    a review searches `review_iterations` a decision."""
 
     def __init__(self, session: GameSession, new_session: Callable[..., GameSession],
-                 pace: float = 0.0):
+                 pace: float = 0.0, review_iterations: int = DEFAULT_ITERATIONS):
         self.session = session
         self.new_session = new_session
         self.pace = pace
@@ -74,6 +76,7 @@ class WebGame:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task | None = None
         self._unsubscribe = session.subscribe(self._on_event)
+        self.reviews = Reviews(self.publish, iterations=review_iterations)
 
     # -- what the page is told ----------------------------------------------------------------
     def snapshot(self) -> dict:
@@ -87,6 +90,7 @@ class WebGame:
             "autosave": str(s.autosave) if s.autosave_ok else None,
             "autosave_error": s.autosave_error if s.autosave is not None else None,
             "kept_unfinished": str(s.kept_unfinished) if s.kept_unfinished else None,
+            "review": self.reviews.status(s),
         })
         return data
 
@@ -248,6 +252,7 @@ class WebGame:
         except SessionError as e:
             raise BadRequest(400, str(e)) from None
         self._unsubscribe()
+        self.reviews.cancel()                           # the last game's review is not wanted
         self.session = session
         self.games += 1
         self.error = None
@@ -268,6 +273,24 @@ class WebGame:
         return {"version": version, "iterations": result["iterations"],
                 "moves": [{"move": m["move"], "win": m["win"], "visits": m["visits"]}
                           for m in result["moves"]]}
+
+    # -- the review -----------------------------------------------------------------------------
+    def start_review(self) -> dict:
+        """Begin the review of the finished game (or find it running, or done): its status."""
+        try:
+            return self.reviews.start(self.session).summary()
+        except NotOver as e:
+            raise BadRequest(409, str(e)) from None
+
+    def review(self) -> dict:
+        """The review's status, with its data once done (409 while the game is on)."""
+        s = self.session
+        if not s.state.is_over():
+            raise BadRequest(409, "the review is for a finished game: this one is not over yet")
+        job = self.reviews.job(s)
+        if job is None:
+            return {"status": "none"}
+        return dict(job.summary(), review=job.result)
 
 
 def _offer(queue: asyncio.Queue, text: str | None) -> None:
@@ -326,20 +349,30 @@ def create_app(game: WebGame, token: str, hosts: set[str], max_body: int = MAX_B
     async def do_hint(body):
         return {"hint": await game.hint()}
 
+    assets = Assets()
+    fixed = layout()
+
     async def index(request: Request):
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        # the layout and the position inside the page: the board draws with no request more
+        return assets.page({"layout": fixed, "state": game.snapshot()})
+
+    async def static(request: Request):
+        return assets.file(request.path_params["name"], request)
 
     async def get_state(request: Request):
         return JSONResponse(game.snapshot())
 
     async def get_layout(request: Request):
-        return JSONResponse(layout())
+        return JSONResponse(fixed)
 
-    async def review(request: Request):
-        # REVIEW: the game review (win-share chart, marked decisions) comes from
-        # search/review.py (`ekonos review`), built in parallel; the lead wires it here.
-        return JSONResponse({"error": "the game review is not available in this version yet "
-                                      "(it arrives with `ekonos review`)"}, status_code=501)
+    async def do_review(body):
+        return {"review": game.start_review()}
+
+    async def get_review(request: Request):
+        try:
+            return JSONResponse(game.review())
+        except BadRequest as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
 
     async def stream(request: Request):
         follow = request.query_params.get("follow", "1") != "0"
@@ -367,20 +400,22 @@ def create_app(game: WebGame, token: str, hosts: set[str], max_body: int = MAX_B
     async def lifespan(app):
         game.start()
         yield
+        game.reviews.close()
 
     routes = [
         Route("/", index),
         Route("/api/layout", get_layout),
         Route("/api/state", get_state),
         Route("/api/stream", stream),
-        Route("/api/review", review),
+        Route("/api/review", get_review),
+        Route("/api/review", answer(do_review), methods=["POST"]),
         Route("/api/move", answer(do_move), methods=["POST"]),
         Route("/api/undo", answer(do_undo), methods=["POST"]),
         Route("/api/redo", answer(do_redo), methods=["POST"]),
         Route("/api/level", answer(do_level), methods=["POST"]),
         Route("/api/new", answer(do_new), methods=["POST"]),
         Route("/api/hint", answer(do_hint), methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/static/{name}", static),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.game = game

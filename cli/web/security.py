@@ -15,7 +15,8 @@ requests to 127.0.0.1), so each request must prove it comes from the page we ser
 * **bodies** are read whole before the app runs, at most `max_body` bytes (Content-Length
   checked first, then the bytes as they arrive): 413 beyond it;
 * every answer carries a Content-Security-Policy (`'self'` only), no-referrer (the token never
-  leaks in a Referer), nosniff and frame-ancestors none.
+  leaks in a Referer), nosniff and frame-ancestors none; and `Cache-Control: no-store` unless
+  the app set its own (the static files, kept by the browser under their content's hash).
 
 Refusals are JSON `{"error": "..."}` with a 4xx status.
 """
@@ -158,10 +159,15 @@ class Guard:
                 return body
 
     def _with_headers(self, send):
+        """The security headers on every answer; `no-store` unless the app said how to cache
+        (the page's static files, cli.web.page)."""
         async def sending(message):
             if message["type"] == "http.response.start":
                 message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                headers = list(message.get("headers", []))
+                own = any(k.lower() == b"cache-control" for k, _ in headers)
+                message["headers"] = headers + [h for h in SECURITY_HEADERS
+                                                if not (own and h[0] == b"cache-control")]
             await send(message)
         return sending
 

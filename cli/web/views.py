@@ -1,5 +1,6 @@
-"""What the page is sent, as plain JSON: the board's fixed layout, and the game now as the
-person may see it (their own hand only, R21), with the legal decisions as Move fields.
+"""What the page is sent, as plain JSON: the board's fixed layout, the game now as the person
+may see it (their own hand only, R21), with the legal decisions as Move fields, and a finished
+game's review.
 
 The page never derives a rule: it draws these values and offers exactly `legal` as clicks.
 Reads the position through the typed read API only.
@@ -12,8 +13,11 @@ from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, TOK
                           TOKEN_LIMIT_MIN_PLAYERS, Company, Step)
 from search.bots import LEVELS
 
+from search.review import GameReview
+
 from cli.events import Decision
 from cli.render.board import COMPANY_STYLE, MAP_LAYOUT
+from cli.render.review import MARK_SIGN, short_move
 
 #: Fill and text colour of each company on the page (the terminal's COMPANY_STYLE, as CSS).
 COMPANY_COLOURS: dict[str, tuple[str, str]] = {
@@ -133,3 +137,14 @@ def state_json(st: State, human: int, decisions: tuple[Decision, ...] = ()) -> d
         "scorepad": _scorepad(st) if over else None,
         "log": [decision_json(d, list(st.names)) for d in decisions],
     }
+
+
+def review_json(review: GameReview) -> dict:
+    """A game review as `ekonos review --json` prints it (GameReview.to_dict), each decision
+    with its moves in the short form of the terminal's table (`18 place 30`) besides."""
+    data = review.to_dict()
+    for d in data["decisions"]:
+        d["played_short"] = short_move(d["played"])
+        d["best_short"] = short_move(d["best"])
+    data["signs"] = dict(MARK_SIGN)
+    return data
