@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from ekonos.errors import EkonosError
 from search.arena import bot_threads, play_block, seat_scores, split_label
 from search.backends import Backend, Ordered
-from search.bots import derive_seed
-from search.ladder_fit import Ladder, LadderRating
+from search.bots import derive_seed, format_spec, parse_params
+from search.ladder_fit import Ladder, LadderRating, seat_label
 
 DEFAULT_SPECS = ("random", "greedy", "level1", "level2", "level3", "baseline", "level4",
                  "level5")
@@ -111,6 +111,14 @@ def interleave(tables: list[Table]) -> list[tuple[int, int]]:
     return [(i, b) for b in range(rounds) for i, t in enumerate(tables) if b < t.blocks]
 
 
+def resolved(label: str) -> str:
+    """What an entrant label plays as today, as its bot's canonical spec (``level3`` ->
+    ``ismcts:iterations=10000``), stored with each seat so that a later change of what a
+    name means cannot pool two bots' games (`ladder_fit.seat_label`)."""
+    cls, params = parse_params(split_label(label)[0])
+    return format_spec(cls.name, params)
+
+
 def next_run(ladder: Ladder) -> int:
     """The number of the next run of a ladder file (0 for a new file)."""
     runs = [g.get("run") for g in ladder.games]
@@ -136,7 +144,8 @@ def run_ladder(ladder: Ladder, tables: list[Table], seed: int, run: int, backend
         table = tables[t]
         for g in games:
             extra = [{"decisions": r["decisions"], "think": r["think"],
-                      "think_median": r["think_median"]} for r in g["results"]]
+                      "think_median": r["think_median"],
+                      "resolved": resolved(table.specs[r["entrant"]])} for r in g["results"]]
             ladder.add(seat_scores(g, list(table.specs)), extra, run=run, seed=seed,
                        players=table.players, variant=variant, table=t, block=b,
                        number=g["game"])
@@ -170,8 +179,9 @@ def think_times(ladder: Ladder) -> dict[str, dict]:
     for g in ladder.games:
         for seat in g["seats"]:
             if seat.get("decisions"):
-                medians.setdefault(seat["spec"], []).append(float(seat["think_median"]))
-                t = totals.setdefault(seat["spec"], [0.0, 0])
+                label = seat_label(seat)
+                medians.setdefault(label, []).append(float(seat["think_median"]))
+                t = totals.setdefault(label, [0.0, 0])
                 t[0] += float(seat["think"])
                 t[1] += int(seat["decisions"])
     return {s: {"median": statistics.median(m), "mean": totals[s][0] / totals[s][1],

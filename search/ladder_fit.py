@@ -13,6 +13,7 @@ equals fitting all its games at once.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -237,8 +238,8 @@ class Ladder:
             self.add(g)
 
     def seat_scores(self) -> list[list[tuple[str, float]]]:
-        """The games in the form `fit` takes."""
-        return [[(s["spec"], s["score"]) for s in g["seats"]] for g in self.games]
+        """The games in the form `fit` takes, each seat under its `seat_label`."""
+        return [[(seat_label(s), s["score"]) for s in g["seats"]] for g in self.games]
 
     def fit(self, anchor: str = "random", prior_draws: float = 1.0,
             intervals: str = "auto") -> dict[str, LadderRating]:
@@ -288,6 +289,28 @@ class Ladder:
         tmp = p.with_name(p.name + ".tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, p)
+
+
+def seat_label(seat: dict) -> str:
+    """The name a seat is rated under: its spec as written (``level3``), unless the seat also
+    records what that spec meant when it played (``"resolved"``, the bot's canonical spec) and
+    the spec means something else now (a level redefined): then ``level3 = <what it was>``, so
+    games of two different bots are never pooled under one name."""
+    spec, resolved = seat["spec"], seat.get("resolved")
+    if not isinstance(resolved, str) or _means(spec) == _means(resolved):
+        return spec
+    return f"{spec} = {resolved}"
+
+
+@functools.lru_cache(maxsize=256)
+def _means(spec: str):
+    """What a spec plays as (its bot class and parameters), or the text for an unknown spec."""
+    from search.arena import split_label          # lazy: the fit itself needs no bots
+    from search.registry import SpecError, parse_params
+    try:
+        return parse_params(split_label(spec)[0])
+    except (SpecError, EkonosError, ValueError):
+        return spec
 
 
 def _check_record(g, k: int) -> None:

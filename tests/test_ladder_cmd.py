@@ -86,7 +86,11 @@ def test_a_run_then_a_second_run_appends_and_refits(tmp_path):
     n1 = len(lad.games)
     assert {g["run"] for g in lad.games} == {0}
     seat = lad.games[0]["seats"][0]
-    assert {"spec", "score", "decisions", "think", "think_median"} <= set(seat)
+    assert {"spec", "score", "decisions", "think", "think_median", "resolved"} <= set(seat)
+    from search.bots import parse_params
+    for g in lad.games:                # each seat records what its spec meant when it played
+        for s in g["seats"]:
+            assert parse_params(s["resolved"]) == parse_params(s["spec"].split("@")[0])
     r2 = run("ladder", "-f", path, *CHEAP, "-p", "2", "-n", 2, "--quiet", "--json")
     second = json.loads(r2.stdout)
     lad2 = Ladder.load(path)

@@ -176,3 +176,34 @@ def test_missing_file(tmp_path):
     assert Ladder.load(tmp_path / "nope.json", missing_ok=True).games == []
     with pytest.raises(EkonosError):
         Ladder().add([("random", 1)])
+
+
+# -- a name that changes meaning (a level redefined) never pools two bots' games -------------
+
+def test_a_seat_is_rated_under_its_name_while_the_name_means_what_it_played():
+    from search.ladder_fit import seat_label
+    from search.bots import LEVELS
+    assert seat_label({"spec": "level2", "score": 1}) == "level2"
+    assert seat_label({"spec": "level2", "score": 1, "resolved": LEVELS[2]}) == "level2"
+    assert seat_label({"spec": "level2@1", "score": 1, "resolved": LEVELS[2]}) == "level2@1"
+    assert seat_label({"spec": "baseline", "score": 1,
+                       "resolved": "ismcts:iterations=10000"}) == "baseline"
+
+
+def test_a_seat_whose_name_now_means_another_bot_is_rated_apart():
+    from search.ladder_fit import seat_label
+    then = {"spec": "level2", "score": 100, "resolved": "ismcts:iterations=777"}
+    assert seat_label(then) == "level2 = ismcts:iterations=777"
+    ladder = Ladder(games=[{"seats": [{"spec": "random", "score": 80},
+                                      {"spec": "level2", "score": 120}]},
+                           {"seats": [{"spec": "random", "score": 80}, then]}])
+    assert set(ladder.fit()) == {"random", "level2", "level2 = ismcts:iterations=777"}
+
+
+def test_the_ladder_records_what_each_seat_played():
+    from search.bots import BASELINE, LEVELS, parse_params
+    from search.ladder import resolved
+    assert parse_params(resolved("level3")) == parse_params(LEVELS[3])
+    assert parse_params(resolved("level2@4")) == parse_params(LEVELS[2])
+    assert parse_params(resolved("baseline")) == parse_params(BASELINE)
+    assert resolved("random") == "random"

@@ -21,7 +21,7 @@ from cli.options import example, json_option, seed_option, variant_option
 from search.backends import make_backend
 from search.ladder import (DEFAULT_SPECS, next_run, report, run_ladder, schedule,
                            task_threads)
-from search.ladder_fit import Ladder
+from search.ladder_fit import Ladder, seat_label
 
 INTERRUPTED = 130
 
@@ -179,7 +179,7 @@ def ladder(path: Path, specs: tuple[str, ...], players_text: str, games: int, re
     run = next_run(lad)
     seed = run if seed is None else seed
     if anchor not in {s for t in tables for s in t.specs} | \
-            {seat["spec"] for g in lad.games for seat in g["seats"]}:
+            {seat_label(seat) for g in lad.games for seat in g["seats"]}:
         raise InputError(f"the anchor {anchor!r} is not in the ladder; add it with --spec or "
                          "name another with --anchor")
     result = {"played": 0, "stopped": None}
