@@ -9,6 +9,10 @@
 #   so each mover maximises its own entry (max^n style).
 # - Card turns are decomposed (group=1): first the card (a pseudo-action NUM_ACTIONS + card),
 #   then what to do with it.  This cuts the ~250-way branching of a card turn to <=6 then <=48.
+#   group=2 adds move groups under the card (Childs, Brodeur & Kocsis 2008): its two growths
+#   stay direct edges, its places become one edge (pseudo-action GROUP_PLACE) and its protects
+#   another (GROUP_PROTECT), each then split by space.  The ~30 places of one card, which often
+#   differ little, then share one value against the growths instead of ~30 thin ones.
 # - Nodes live in one preallocated array of structs addressed by index (no Python object per node);
 #   the array grows by a checked realloc (never past `node_limit`) and is freed only in
 #   __dealloc__.  A failed growth makes `iterate` return -1: the nogil loop stops and `run`
@@ -28,11 +32,14 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
                            ek_legal_card, rng_seed, rng_below,
-                           NUM_ACTIONS, NCARDS, MAX_LEGAL, MAXP, STEP_CARD, STEP_OVER)
+                           NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
+                           STEP_CARD, STEP_OVER)
 from search._playout cimport outcome, playout, REWARD_WIN
 
 cdef enum:
-    NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
+    GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
+    GROUP_PROTECT = GROUP_PLACE + 1     # group=2: the protects of the parent's card
+    NPSEUDO = GROUP_PROTECT + 1         # action ids incl. the pseudo-actions
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
     PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
     NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
@@ -101,8 +108,8 @@ cdef class Searcher:
             raise ValueError(f"c must be a finite number >= 0, got {c!r}")
         if not (0 <= blend <= 1):
             raise ValueError(f"blend must be from 0 to 1, got {blend!r}")
-        if group not in (0, 1):
-            raise ValueError(f"group must be 0 or 1, got {group!r}")
+        if group not in (0, 1, 2):
+            raise ValueError(f"group must be 0, 1 or 2, got {group!r}")
         if not (isfinite(scale) and scale > 0):
             raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
         self.node_limit = NODE_LIMIT
@@ -158,13 +165,43 @@ cdef class Searcher:
 
     cdef int tree_legal(self, const EkState* d, int node, int* out) noexcept nogil:
         """Legal edges out of `node` in world `d`: with grouping, a card turn is first the card
-        (pseudo-actions), then the actions of the chosen card."""
-        cdef int k = 0
+        (pseudo-actions), then the actions of the chosen card (group=1), or its growths and its
+        place and protect groups, then a group's spaces (group=2)."""
+        cdef int k = 0, n, i, sub, card, act = self.nodes[node].action
+        cdef int places = 0, protects = 0
         cdef uint64_t hm
         if not self.group or d.step != STEP_CARD:
             return ek_legal(d, out)
-        if self.nodes[node].action >= NUM_ACTIONS:
-            return ek_legal_card(d, self.nodes[node].action - NUM_ACTIONS, out)
+        if act >= GROUP_PLACE:                      # a group: its spaces
+            card = self.nodes[self.nodes[node].parent].action - NUM_ACTIONS
+            n = ek_legal_card(d, card, out)
+            for i in range(n):
+                sub = out[i] - A_CARD - card * CARD_SUBS
+                if (sub < NSPACES) == (act == GROUP_PLACE) and sub < 2 * NSPACES:
+                    out[k] = out[i]
+                    k += 1
+            return k
+        if act >= NUM_ACTIONS:                      # a card: what to do with it
+            card = act - NUM_ACTIONS
+            n = ek_legal_card(d, card, out)
+            if self.group == 1:
+                return n
+            for i in range(n):
+                sub = out[i] - A_CARD - card * CARD_SUBS
+                if sub < NSPACES:
+                    places = 1
+                elif sub < 2 * NSPACES:
+                    protects = 1
+                else:
+                    out[k] = out[i]
+                    k += 1
+            if places:
+                out[k] = GROUP_PLACE
+                k += 1
+            if protects:
+                out[k] = GROUP_PROTECT
+                k += 1
+            return k
         hm = d.hand[d.to_move]
         while hm:
             out[k] = NUM_ACTIONS + (ctz(hm))
@@ -303,24 +340,28 @@ cdef class Searcher:
         return best
 
     def root_moves(self, int line_length=8):
-        """The root's decisions (card pseudo-nodes flattened into real actions) as dicts:
-        action, visits, win (sum), score (sum), line (most-visited continuation, real actions)."""
+        """The root's decisions (pseudo-nodes flattened into real actions) as dicts: action,
+        visits, win (sum), score (sum), line (most-visited continuation, real actions), and
+        path: the (pseudo-action, visits) of each pseudo-node above it, outermost first (the
+        card, then the group), for a choice that descends the tree (`pick=tree`)."""
         out = []
-        cdef int ch, g
         if self.n_nodes == 0:                   # no search has run (or it failed at once)
             return out
-        ch = self.nodes[0].first_child
-        while ch >= 0:
-            if self.nodes[ch].action >= NUM_ACTIONS:
-                g = self.nodes[ch].first_child
-                while g >= 0:
-                    out.append(self._move(g, line_length))
-                    g = self.nodes[g].next_sibling
-            else:
-                out.append(self._move(ch, line_length))
-            ch = self.nodes[ch].next_sibling
+        self._flatten(0, [], line_length, out)
         out.sort(key=lambda m: (-m["visits"], m["action"]))
         return out
+
+    def _flatten(self, int node, list path, int line_length, list out):
+        cdef int ch = self.nodes[node].first_child
+        while ch >= 0:
+            if self.nodes[ch].action >= NUM_ACTIONS:
+                self._flatten(ch, path + [(self.nodes[ch].action, self.nodes[ch].visits)],
+                              line_length, out)
+            else:
+                m = self._move(ch, line_length)
+                m["path"] = path
+                out.append(m)
+            ch = self.nodes[ch].next_sibling
 
     def _move(self, int node, int line_length):
         line = []

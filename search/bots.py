@@ -3,7 +3,7 @@
     random                       uniform over legal actions
     greedy                       one-ply heuristic (instant)
     flat:iterations=5000         determinized flat Monte Carlo (PIMC)
-    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,policy=light]
+    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,pick=visits][,policy=light]
 
 `spec_help()` lists every bot with its parameters and defaults.  Every bot decides from a *view*
 (`State.view(seat)`): the other hands are unknown to it (R21).  `choose(view)` returns an action
@@ -166,8 +166,12 @@ class ISMCTSBot(Bot):
         reward: str = param("blend", choices=("win", "score", "blend"),
                             help="what the end of a playout is worth to a seat")
         blend: float = param(0.25, lo=0, hi=1, help="weight of the score margin in the blend")
-        group: int = param(1, choices=(0, 1),
-                           help="1: a card turn is two tree levels, the card then its use")
+        group: int = param(1, choices=(0, 1, 2),
+                           help="1: a card turn is two tree levels, the card then its use; "
+                                "2: then its growths, places or protects, then the space")
+        pick: str = param("visits", choices=("visits", "tree"),
+                          help="the move played: the most visited (visits), or down the tree "
+                               "the most visited card, then group, then move (tree)")
         policy: str = param("light", choices=POLICIES, help="playout policy")
 
     def searcher(self) -> Searcher:
@@ -198,7 +202,7 @@ class ISMCTSBot(Bot):
             for f in futures:     # all have finished; the first failure reaches the caller
                 f.result()
         seconds = _time.perf_counter() - t0
-        return Analysis(_merge(searchers, line_length), sum(s.iterations_done for s in searchers),
+        return Analysis(_merge(searchers, line_length, p.pick == "tree"), sum(s.iterations_done for s in searchers),
                         sum(s.decisions_simulated for s in searchers), seconds,
                         sum(s.node_count for s in searchers))
 
@@ -213,26 +217,45 @@ class ISMCTSBot(Bot):
         return view.nth_legal(random.Random(seed).randrange(view.count_legal()))
 
 
-def _merge(searchers: list[Searcher], line_length: int) -> list[dict]:
+def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> list[dict]:
     """The root moves of every tree merged by action, best first: visits, win and score summed
-    (then averaged), the line of the tree that visited the move most."""
+    (then averaged), the line of the tree that visited the move most.  Best first means the most
+    visited; with `tree`, the order descends the tree instead: the most visited card first (its
+    visits summed over the trees), within it the most visited group, then the most visited
+    move, so a card whose visits are spread over many spaces is not passed over for that."""
     merged: dict[int, dict] = {}
+    above: dict[tuple, int] = {}             # visits of each pseudo-node, by its path of actions
     for s in searchers:
+        seen: set[tuple] = set()                  # each pseudo-node of a tree counts once
         for m in s.root_moves(line_length):
+            path = m.pop("path", [])
+            for k in range(len(path)):
+                key = tuple(a for a, _ in path[:k + 1])
+                if key not in seen:
+                    seen.add(key)
+                    above[key] = above.get(key, 0) + path[k][1]
             cur = merged.get(m["action"])
             if cur is None:
-                merged[m["action"]] = dict(m, best_visits=m["visits"])
+                merged[m["action"]] = dict(m, best_visits=m["visits"],
+                                           path=tuple(a for a, _ in path))
                 continue
             if m["visits"] > cur["best_visits"]:
                 cur["line"], cur["best_visits"] = m["line"], m["visits"]
             for k in ("visits", "win", "score"):
                 cur[k] += m[k]
     moves = []
+    order = {}
     for m in merged.values():
         v = max(m["visits"], 1)
         moves.append({"action": m["action"], "visits": m["visits"], "win": m["win"] / v,
                       "score": m["score"] / v, "line": m["line"]})
-    moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
+        path = m["path"]
+        order[m["action"]] = tuple(-above[path[:k + 1]] for k in range(len(path))) \
+            + (-m["visits"],) + (0,) * (2 - len(path))
+    if tree:
+        moves.sort(key=lambda m: (order[m["action"]], -m["win"], m["action"]))
+    else:
+        moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
     return moves
 
 
@@ -248,4 +271,5 @@ define_level(5, "ismcts", iterations=100000, workers=2)
 #: change is a new parameter, and its old value must be added here.  tests/test_arena_baseline.py
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
-                        blend=0.25, group=1, policy="light")
+                        blend=0.25, group=1, policy="light",
+                        pick="visits")
