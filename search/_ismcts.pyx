@@ -31,7 +31,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
-                           ek_legal_card, rng_seed, rng_below,
+                           ek_legal_card, rng_seed, rng_below, rng_next,
                            NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
                            STEP_CARD, STEP_OVER)
 from search._playout cimport outcome, playout, REWARD_WIN
@@ -82,6 +82,7 @@ cdef class Searcher:
     cdef public long iterations_done
     cdef public long decisions_simulated
     cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
+    cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
 
     def __cinit__(self):
         self.cap = 1024
@@ -220,7 +221,10 @@ cdef class Searcher:
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef Node* nd
-        ek_determinize(&d, self.observer, self.rng)
+        if self.see_all:                # every hand is known: only later deals stay unknown
+            rng_seed(d.rng, rng_next(self.rng))
+        else:
+            ek_determinize(&d, self.observer, self.rng)
         while d.step != STEP_OVER:
             n = self.tree_legal(&d, node, legal)
             if n == 0:
@@ -295,6 +299,8 @@ cdef class Searcher:
             raise ValueError("the game is over")
         if not 0 <= observer < view.s.nplayers:
             raise IndexError(f"observer {observer} is not a seat of this position")
+        if self.see_all and view.s.known != (1 << view.s.nplayers) - 1:
+            raise ValueError("see_all needs a position that knows every hand")
         self.root = view.s
         self.observer = observer
         rng_seed(self.rng, seed)

@@ -30,9 +30,9 @@ from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORK
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
                              parse_spec, spec_help)
 
-__all__ = ["BASELINE", "BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "FlatBot", "GreedyBot",
-           "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec", "make_bot",
-           "parse_params", "parse_spec", "spec_help"]
+__all__ = ["BASELINE", "BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "CheatBot", "FlatBot",
+           "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec",
+           "make_bot", "parse_params", "parse_spec", "spec_help"]
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
@@ -215,6 +215,21 @@ class ISMCTSBot(Bot):
             return moves[0]["action"]
         # a budget too small to expand any decision past its card (group=1): choose at random
         return view.nth_legal(random.Random(seed).randrange(view.count_legal()))
+
+
+class CheatBot(ISMCTSBot):
+    """ISMCTS that sees every hand: the upper bound of what inference about hidden hands could
+    give (issue 11, idea 5).  For measurement only, in the arena and the ladder, which hand it
+    the whole state (`sees_all`); play, hint, review and serve never seat it.  Same parameters
+    as `ismcts`; its search deals only the cards of later rounds."""
+
+    name = "cheat"
+    sees_all = True
+
+    def searcher(self) -> Searcher:
+        s = super().searcher()
+        s.see_all = True
+        return s
 
 
 def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> list[dict]:
