@@ -173,6 +173,18 @@ class ISMCTSBot(Bot):
                           help="the move played: the most visited (visits), or down the tree "
                                "the most visited card, then group, then move (tree)")
         policy: str = param("light", choices=POLICIES, help="playout policy")
+        card: float = param(1.0, lo=0, lo_open=True, hi=100,
+                            help="budget at a card step, times iterations (or time)")
+        market: float = param(1.0, lo=0, lo_open=True, hi=100,
+                              help="budget at a sell or buy step, times iterations (or time)")
+
+    def budget(self, view: State) -> tuple[int, float | None]:
+        """The iterations and seconds of this decision: the spec's, times `card` at a card
+        step and `market` at a sell or buy step (at least one iteration)."""
+        p = self.params
+        k = p.card if view.step is Step.CARD else \
+            p.market if view.step in (Step.SELL, Step.BUY) else 1.0
+        return max(1, round(p.iterations * k)), (None if p.time is None else p.time * k)
 
     def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread)."""
@@ -187,10 +199,11 @@ class ISMCTSBot(Bot):
         seed = self._next_seed(seed)
         seat = view.to_move
         p = self.params
-        w = p.workers if p.time is not None else min(p.workers, p.iterations)
-        budgets = [p.iterations // w + (1 if i < p.iterations % w else 0) for i in range(w)]
+        iterations, seconds = self.budget(view)
+        w = p.workers if seconds is not None else min(p.workers, iterations)
+        budgets = [iterations // w + (1 if i < iterations % w else 0) for i in range(w)]
         searchers = [self.searcher() for _ in range(w)]
-        jobs = [dict(iterations=budgets[i] if p.time is None else 0, seconds=p.time or 0.0,
+        jobs = [dict(iterations=budgets[i] if seconds is None else 0, seconds=seconds or 0.0,
                      seed=derive_seed(seed, i)) for i in range(w)]
         t0 = _time.perf_counter()
         if w == 1:
@@ -287,4 +300,4 @@ define_level(5, "ismcts", iterations=100000, workers=2)
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
-                        pick="visits")
+                        pick="visits", card=1.0, market=1.0)

@@ -113,3 +113,35 @@ def test_new_parameters_are_reproducible_and_play_whole_games(spec):
 def test_baseline_keeps_the_old_values_of_the_new_parameters():
     p = make_bot("baseline").params
     assert (p.group, p.pick) == (1, "visits")
+
+
+# -- issue 11, idea 4: the budget spent where it matters ---------------------------------------
+
+def first_step(step: Step) -> State:
+    """The first real decision of `step` in random 3-player games (seeds 3, 4, ...)."""
+    for seed in range(3, 100):
+        st = State.new(3, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over():
+            if st.step is step and st.count_legal() > 1:
+                return st
+            st.push(rng.choice(st.legal_actions()))
+    raise AssertionError(f"no {step} decision in 97 random games")
+
+
+@pytest.mark.parametrize("step, factor", [(Step.CARD, 3.0), (Step.SELL, 0.5), (Step.BUY, 0.5),
+                                          (Step.EXPAND, 1.0)])
+def test_card_and_market_multiply_the_budget_of_their_steps(step, factor):
+    st = first_step(step)
+    bot = ISMCTSBot(iterations=400, card=3.0, market=0.5, workers=2)
+    analysis = bot.analyse(st.view(st.to_move), seed=1)
+    assert analysis.iterations == round(400 * factor)
+    assert bot.budget(st.view(st.to_move)) == (round(400 * factor), None)
+    timed = ISMCTSBot(time=0.2, card=3.0, market=0.5)
+    assert timed.budget(st.view(st.to_move))[1] == pytest.approx(0.2 * factor)
+
+
+def test_the_default_budget_is_the_same_at_every_step():
+    for step in (Step.CARD, Step.SELL, Step.BUY, Step.EXPAND):
+        st = first_step(step)
+        assert ISMCTSBot(iterations=700).budget(st.view(st.to_move)) == (700, None)
