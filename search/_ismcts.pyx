@@ -21,11 +21,7 @@
 #   is used by one thread at a time, so root parallelism runs one Searcher per thread and merges
 #   root statistics in Python (search.bots).
 # - Playouts and their scoring live in _playout.pxd (shared with flat Monte Carlo, inlined here).
-# - MAST for spaces (mast > 0; Finnsson & Bjornsson 2008, as playout adaptation in Tak et al.
-#   2012): the search keeps, per (company, space), the mean reward of the seats that put that
-#   company's tile there (card or expansion) in its iterations; a light playout that places a
-#   tile takes, with probability `mast`, the space of highest mean among the legal ones instead
-#   of a random one.  The table lives for one search (one decision).
+# - MAST for spaces (mast > 0): playout adaptation, in _mast.pxd.
 # - Engine constants come from _core.pxd (cimported), never as literals.
 
 from libc.stdlib cimport malloc, realloc, free
@@ -35,20 +31,18 @@ from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from ekonos._bits cimport ctz
-from ekonos._core cimport (EkState, EkTables, CoreState, ek_legal, ek_apply, ek_determinize,
-                           ek_legal_card, ek_tables, ek_empty_spaces, ek_xplace_mask,
-                           rng_seed, rng_below, rng_next,
-                           NUM_ACTIONS, NCARDS, NSPACES, NCOMP, CARD_SUBS, A_CARD, A_XPLACE,
-                           MAX_LEGAL, MAXP, STEP_CARD, STEP_EXPAND, STEP_OVER)
-from search._playout cimport (outcome, playout, light_action, unit, REWARD_WIN, POLICY_LIGHT,
-                              SUB_PROTECT)
+from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
+                           ek_legal_card, rng_seed, rng_below, rng_next,
+                           NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
+                           STEP_CARD, STEP_OVER)
+from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
+from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
 
 cdef enum:
     GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
     GROUP_PROTECT = GROUP_PLACE + 1     # group=2: the protects of the parent's card
     NPSEUDO = GROUP_PROTECT + 1         # action ids incl. the pseudo-actions
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
-    MAX_PLACED = 1024                   # places logged in one iteration (a game has < 400)
     PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
     NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
 
@@ -92,11 +86,7 @@ cdef class Searcher:
     cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
     cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
     cdef public double mast             # probability of a MAST space in a light playout (0: off)
-    cdef double mast_sum[NCOMP][NSPACES]
-    cdef int mast_n[NCOMP][NSPACES]
-    cdef int placed[MAX_PLACED]         # this iteration's places: company * NSPACES + space
-    cdef int placed_by[MAX_PLACED]      # ... and the seat that placed
-    cdef int nplaced
+    cdef Mast table                     # MAST statistics of this search (_mast.pxd)
 
     def __cinit__(self):
         self.cap = 1024
@@ -225,60 +215,6 @@ cdef class Searcher:
             hm &= hm - 1
         return k
 
-    cdef inline void log_place(self, const EkState* d, int a) noexcept nogil:
-        """Remember a tile placed by action `a` in `d` (for MAST), if it is a place."""
-        cdef int card, sub, c = -1, sp = -1
-        if self.mast <= 0 or self.nplaced >= MAX_PLACED:
-            return
-        if d.step == STEP_CARD:
-            card = (a - A_CARD) // CARD_SUBS
-            sub = a - A_CARD - card * CARD_SUBS
-            if sub < SUB_PROTECT:
-                c = ek_tables().card_top[card]
-                sp = sub
-        elif d.step == STEP_EXPAND and A_XPLACE <= a < A_XPLACE + NSPACES:
-            c = d.xcompany
-            sp = a - A_XPLACE
-        if c >= 0:
-            self.placed[self.nplaced] = c * NSPACES + sp
-            self.placed_by[self.nplaced] = d.to_move
-            self.nplaced += 1
-
-    cdef int mast_space(self, int c, uint64_t m) noexcept nogil:
-        """The space of `m` (non-empty) with the highest mean reward for company c's tiles;
-        spaces never tried count as 0.5 (an even result); ties: the lowest space."""
-        cdef int sp, best = -1
-        cdef double v, bestv = -1.0
-        while m:
-            sp = ctz(m)
-            m &= m - 1
-            v = self.mast_sum[c][sp] / self.mast_n[c][sp] if self.mast_n[c][sp] else 0.5
-            if v > bestv:
-                bestv = v
-                best = sp
-        return best
-
-    cdef int mast_playout(self, EkState* d) noexcept nogil:
-        """A light playout whose places take the MAST space with probability `mast`."""
-        cdef int made = 0, a, card, sub, c
-        cdef uint64_t m
-        while d.step != STEP_OVER:
-            a = light_action(d, self.rng, 0.1)
-            if unit(self.rng) < self.mast:
-                if d.step == STEP_CARD:
-                    card = (a - A_CARD) // CARD_SUBS
-                    sub = a - A_CARD - card * CARD_SUBS
-                    if sub < SUB_PROTECT:
-                        c = ek_tables().card_top[card]
-                        a = A_CARD + card * CARD_SUBS + self.mast_space(c, ek_empty_spaces(d))
-                elif d.step == STEP_EXPAND and A_XPLACE <= a < A_XPLACE + NSPACES:
-                    m = ek_xplace_mask(d)
-                    a = A_XPLACE + self.mast_space(d.xcompany, m)
-            self.log_place(d, a)
-            ek_apply(d, a)
-            made += 1
-        return made
-
     cdef int iterate(self) noexcept nogil:
         """One iteration: determinize, select, expand one node, play out, back up.  Returns 0,
         or -1 when a node cannot be allocated (the iteration is abandoned, nothing backed up)."""
@@ -290,7 +226,7 @@ cdef class Searcher:
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef Node* nd
-        self.nplaced = 0
+        self.table.nplaced = 0
         if self.see_all:                # every hand is known: only later deals stay unknown
             rng_seed(d.rng, rng_next(self.rng))
         else:
@@ -330,7 +266,7 @@ cdef class Searcher:
                 if child < 0:
                     return -1
                 if a < NUM_ACTIONS:
-                    self.log_place(&d, a)
+                    mast_log(&self.table, &d, a)
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
                 node = child
@@ -338,19 +274,16 @@ cdef class Searcher:
             node = best
             a = self.nodes[best].action
             if a < NUM_ACTIONS:
-                self.log_place(&d, a)
+                mast_log(&self.table, &d, a)
                 ek_apply(&d, a)
                 self.decisions_simulated += 1
-        if self.mast > 0 and self.policy == POLICY_LIGHT:
-            self.decisions_simulated += self.mast_playout(&d)
+        if self.table.p > 0 and self.policy == POLICY_LIGHT:
+            self.decisions_simulated += mast_playout(&self.table, &d, self.rng)
         else:
             self.decisions_simulated += playout(&d, self.policy, self.rng)
         outcome(&d, self.reward_kind, self.blend, self.scale, reward, win, score)
-        if self.mast > 0:
-            for i in range(self.nplaced):
-                k = self.placed[i]
-                self.mast_sum[k // NSPACES][k % NSPACES] += reward[self.placed_by[i]]
-                self.mast_n[k // NSPACES][k % NSPACES] += 1
+        if self.table.p > 0:
+            mast_backup(&self.table, reward)
         while node > 0:
             nd = &self.nodes[node]
             nd.visits += 1
@@ -386,8 +319,10 @@ cdef class Searcher:
         rng_seed(self.rng, seed)
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
-        memset(self.mast_sum, 0, sizeof(self.mast_sum))
-        memset(self.mast_n, 0, sizeof(self.mast_n))
+        if not (isfinite(self.mast) and 0 <= self.mast <= 1):
+            raise ValueError(f"mast must be from 0 to 1, got {self.mast!r}")
+        mast_clear(&self.table)
+        self.table.p = self.mast
         if iterations > 0 and self.reserve(
                 <int>min(iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
             raise MemoryError("no memory for the search tree")
