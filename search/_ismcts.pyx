@@ -9,6 +9,10 @@
 #   so each mover maximises its own entry (max^n style).
 # - Card turns are decomposed (group=1): first the card (a pseudo-action NUM_ACTIONS + card),
 #   then what to do with it.  This cuts the ~250-way branching of a card turn to <=6 then <=48.
+#   group=2 adds move groups under the card (Childs, Brodeur & Kocsis 2008): its two growths
+#   stay direct edges, its places become one edge (pseudo-action GROUP_PLACE) and its protects
+#   another (GROUP_PROTECT), each then split by space.  The ~30 places of one card, which often
+#   differ little, then share one value against the growths instead of ~30 thin ones.
 # - Nodes live in one preallocated array of structs addressed by index (no Python object per node);
 #   the array grows by a checked realloc (never past `node_limit`) and is freed only in
 #   __dealloc__.  A failed growth makes `iterate` return -1: the nogil loop stops and `run`
@@ -17,6 +21,7 @@
 #   is used by one thread at a time, so root parallelism runs one Searcher per thread and merges
 #   root statistics in Python (search.bots).
 # - Playouts and their scoring live in _playout.pxd (shared with flat Monte Carlo, inlined here).
+# - MAST for spaces (mast > 0): playout adaptation, in _mast.pxd.
 # - Engine constants come from _core.pxd (cimported), never as literals.
 
 from libc.stdlib cimport malloc, realloc, free
@@ -27,12 +32,16 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
-                           ek_legal_card, rng_seed, rng_below,
-                           NUM_ACTIONS, NCARDS, MAX_LEGAL, MAXP, STEP_CARD, STEP_OVER)
-from search._playout cimport outcome, playout, REWARD_WIN
+                           ek_legal_card, rng_seed, rng_below, rng_next,
+                           NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
+                           STEP_CARD, STEP_OVER)
+from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
+from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
 
 cdef enum:
-    NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the card-choice pseudo-actions
+    GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
+    GROUP_PROTECT = GROUP_PLACE + 1     # group=2: the protects of the parent's card
+    NPSEUDO = GROUP_PROTECT + 1         # action ids incl. the pseudo-actions
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
     PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
     NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
@@ -75,6 +84,9 @@ cdef class Searcher:
     cdef public long iterations_done
     cdef public long decisions_simulated
     cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
+    cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
+    cdef public double mast             # probability of a MAST space in a light playout (0: off)
+    cdef Mast table                     # MAST statistics of this search (_mast.pxd)
 
     def __cinit__(self):
         self.cap = 1024
@@ -101,8 +113,8 @@ cdef class Searcher:
             raise ValueError(f"c must be a finite number >= 0, got {c!r}")
         if not (0 <= blend <= 1):
             raise ValueError(f"blend must be from 0 to 1, got {blend!r}")
-        if group not in (0, 1):
-            raise ValueError(f"group must be 0 or 1, got {group!r}")
+        if group not in (0, 1, 2):
+            raise ValueError(f"group must be 0, 1 or 2, got {group!r}")
         if not (isfinite(scale) and scale > 0):
             raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
         self.node_limit = NODE_LIMIT
@@ -112,6 +124,7 @@ cdef class Searcher:
         self.blend = blend
         self.scale = scale
         self.policy = ("random", "light").index(policy)
+        self.mast = 0.0
 
     cdef int reserve(self, int need) noexcept nogil:
         """Checked growth of the node pool; 0 on success, -1 when memory is exhausted or the
@@ -158,13 +171,43 @@ cdef class Searcher:
 
     cdef int tree_legal(self, const EkState* d, int node, int* out) noexcept nogil:
         """Legal edges out of `node` in world `d`: with grouping, a card turn is first the card
-        (pseudo-actions), then the actions of the chosen card."""
-        cdef int k = 0
+        (pseudo-actions), then the actions of the chosen card (group=1), or its growths and its
+        place and protect groups, then a group's spaces (group=2)."""
+        cdef int k = 0, n, i, sub, card, act = self.nodes[node].action
+        cdef int places = 0, protects = 0
         cdef uint64_t hm
         if not self.group or d.step != STEP_CARD:
             return ek_legal(d, out)
-        if self.nodes[node].action >= NUM_ACTIONS:
-            return ek_legal_card(d, self.nodes[node].action - NUM_ACTIONS, out)
+        if act >= GROUP_PLACE:                      # a group: its spaces
+            card = self.nodes[self.nodes[node].parent].action - NUM_ACTIONS
+            n = ek_legal_card(d, card, out)
+            for i in range(n):
+                sub = out[i] - A_CARD - card * CARD_SUBS
+                if (sub < NSPACES) == (act == GROUP_PLACE) and sub < 2 * NSPACES:
+                    out[k] = out[i]
+                    k += 1
+            return k
+        if act >= NUM_ACTIONS:                      # a card: what to do with it
+            card = act - NUM_ACTIONS
+            n = ek_legal_card(d, card, out)
+            if self.group == 1:
+                return n
+            for i in range(n):
+                sub = out[i] - A_CARD - card * CARD_SUBS
+                if sub < NSPACES:
+                    places = 1
+                elif sub < 2 * NSPACES:
+                    protects = 1
+                else:
+                    out[k] = out[i]
+                    k += 1
+            if places:
+                out[k] = GROUP_PLACE
+                k += 1
+            if protects:
+                out[k] = GROUP_PROTECT
+                k += 1
+            return k
         hm = d.hand[d.to_move]
         while hm:
             out[k] = NUM_ACTIONS + (ctz(hm))
@@ -183,7 +226,11 @@ cdef class Searcher:
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef Node* nd
-        ek_determinize(&d, self.observer, self.rng)
+        self.table.nplaced = 0
+        if self.see_all:                # every hand is known: only later deals stay unknown
+            rng_seed(d.rng, rng_next(self.rng))
+        else:
+            ek_determinize(&d, self.observer, self.rng)
         while d.step != STEP_OVER:
             n = self.tree_legal(&d, node, legal)
             if n == 0:
@@ -219,6 +266,7 @@ cdef class Searcher:
                 if child < 0:
                     return -1
                 if a < NUM_ACTIONS:
+                    mast_log(&self.table, &d, a)
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
                 node = child
@@ -226,10 +274,16 @@ cdef class Searcher:
             node = best
             a = self.nodes[best].action
             if a < NUM_ACTIONS:
+                mast_log(&self.table, &d, a)
                 ek_apply(&d, a)
                 self.decisions_simulated += 1
-        self.decisions_simulated += playout(&d, self.policy, self.rng)
+        if self.table.p > 0 and self.policy == POLICY_LIGHT:
+            self.decisions_simulated += mast_playout(&self.table, &d, self.rng)
+        else:
+            self.decisions_simulated += playout(&d, self.policy, self.rng)
         outcome(&d, self.reward_kind, self.blend, self.scale, reward, win, score)
+        if self.table.p > 0:
+            mast_backup(&self.table, reward)
         while node > 0:
             nd = &self.nodes[node]
             nd.visits += 1
@@ -258,11 +312,17 @@ cdef class Searcher:
             raise ValueError("the game is over")
         if not 0 <= observer < view.s.nplayers:
             raise IndexError(f"observer {observer} is not a seat of this position")
+        if self.see_all and view.s.known != (1 << view.s.nplayers) - 1:
+            raise ValueError("see_all needs a position that knows every hand")
         self.root = view.s
         self.observer = observer
         rng_seed(self.rng, seed)
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
+        if not (isfinite(self.mast) and 0 <= self.mast <= 1):
+            raise ValueError(f"mast must be from 0 to 1, got {self.mast!r}")
+        mast_clear(&self.table)
+        self.table.p = self.mast
         if iterations > 0 and self.reserve(
                 <int>min(iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
             raise MemoryError("no memory for the search tree")
@@ -303,24 +363,28 @@ cdef class Searcher:
         return best
 
     def root_moves(self, int line_length=8):
-        """The root's decisions (card pseudo-nodes flattened into real actions) as dicts:
-        action, visits, win (sum), score (sum), line (most-visited continuation, real actions)."""
+        """The root's decisions (pseudo-nodes flattened into real actions) as dicts: action,
+        visits, win (sum), score (sum), line (most-visited continuation, real actions), and
+        path: the (pseudo-action, visits) of each pseudo-node above it, outermost first (the
+        card, then the group), for a choice that descends the tree (`pick=tree`)."""
         out = []
-        cdef int ch, g
         if self.n_nodes == 0:                   # no search has run (or it failed at once)
             return out
-        ch = self.nodes[0].first_child
-        while ch >= 0:
-            if self.nodes[ch].action >= NUM_ACTIONS:
-                g = self.nodes[ch].first_child
-                while g >= 0:
-                    out.append(self._move(g, line_length))
-                    g = self.nodes[g].next_sibling
-            else:
-                out.append(self._move(ch, line_length))
-            ch = self.nodes[ch].next_sibling
+        self._flatten(0, [], line_length, out)
         out.sort(key=lambda m: (-m["visits"], m["action"]))
         return out
+
+    def _flatten(self, int node, list path, int line_length, list out):
+        cdef int ch = self.nodes[node].first_child
+        while ch >= 0:
+            if self.nodes[ch].action >= NUM_ACTIONS:
+                self._flatten(ch, path + [(self.nodes[ch].action, self.nodes[ch].visits)],
+                              line_length, out)
+            else:
+                m = self._move(ch, line_length)
+                m["path"] = path
+                out.append(m)
+            ch = self.nodes[ch].next_sibling
 
     def _move(self, int node, int line_length):
         line = []

@@ -91,7 +91,8 @@ def play_game(specs: list[str], players: int, seed: int, game: int,
     clock = time.perf_counter
     while not state.is_over():
         seat = state.to_move
-        view = state.view(seat)
+        # R21: a bot sees its seat's view; only a measuring bot (`cheat`) is shown every hand
+        view = state.copy() if bots[seat].sees_all else state.view(seat)
         t0 = clock()
         action = bots[seat].choose(view)
         times[seat].append(clock() - t0)

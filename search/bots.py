@@ -3,7 +3,7 @@
     random                       uniform over legal actions
     greedy                       one-ply heuristic (instant)
     flat:iterations=5000         determinized flat Monte Carlo (PIMC)
-    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,policy=light]
+    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,pick=visits][,policy=light]
 
 `spec_help()` lists every bot with its parameters and defaults.  Every bot decides from a *view*
 (`State.view(seat)`): the other hands are unknown to it (R21).  `choose(view)` returns an action
@@ -30,9 +30,9 @@ from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORK
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
                              parse_spec, spec_help)
 
-__all__ = ["BASELINE", "BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "FlatBot", "GreedyBot",
-           "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec", "make_bot",
-           "parse_params", "parse_spec", "spec_help"]
+__all__ = ["BASELINE", "BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "CheatBot", "FlatBot",
+           "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec",
+           "make_bot", "parse_params", "parse_spec", "spec_help"]
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
@@ -166,14 +166,35 @@ class ISMCTSBot(Bot):
         reward: str = param("blend", choices=("win", "score", "blend"),
                             help="what the end of a playout is worth to a seat")
         blend: float = param(0.25, lo=0, hi=1, help="weight of the score margin in the blend")
-        group: int = param(1, choices=(0, 1),
-                           help="1: a card turn is two tree levels, the card then its use")
+        group: int = param(1, choices=(0, 1, 2),
+                           help="1: a card turn is two tree levels, the card then its use; "
+                                "2: then its growths, places or protects, then the space")
+        pick: str = param("visits", choices=("visits", "tree"),
+                          help="the move played: the most visited (visits), or down the tree "
+                               "the most visited card, then group, then move (tree)")
         policy: str = param("light", choices=POLICIES, help="playout policy")
+        mast: float = param(0.0, lo=0, hi=1,
+                            help="light playouts: chance of placing on the space with the best "
+                                 "mean reward so far (MAST) instead of a random one")
+        card: float = param(1.0, lo=0, lo_open=True, hi=100,
+                            help="budget at a card step, times iterations (or time)")
+        market: float = param(1.0, lo=0, lo_open=True, hi=100,
+                              help="budget at a sell or buy step, times iterations (or time)")
+
+    def budget(self, view: State) -> tuple[int, float | None]:
+        """The iterations and seconds of this decision: the spec's, times `card` at a card
+        step and `market` at a sell or buy step (at least one iteration)."""
+        p = self.params
+        k = p.card if view.step is Step.CARD else \
+            p.market if view.step in (Step.SELL, Step.BUY) else 1.0
+        return max(1, round(p.iterations * k)), (None if p.time is None else p.time * k)
 
     def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread)."""
         p = self.params
-        return Searcher(c=p.c, group=p.group, reward=p.reward, blend=p.blend, policy=p.policy)
+        s = Searcher(c=p.c, group=p.group, reward=p.reward, blend=p.blend, policy=p.policy)
+        s.mast = p.mast
+        return s
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:
         """Search the view for the seat to move; root parallelism over `workers` threads (the
@@ -183,10 +204,11 @@ class ISMCTSBot(Bot):
         seed = self._next_seed(seed)
         seat = view.to_move
         p = self.params
-        w = p.workers if p.time is not None else min(p.workers, p.iterations)
-        budgets = [p.iterations // w + (1 if i < p.iterations % w else 0) for i in range(w)]
+        iterations, seconds = self.budget(view)
+        w = p.workers if seconds is not None else min(p.workers, iterations)
+        budgets = [iterations // w + (1 if i < iterations % w else 0) for i in range(w)]
         searchers = [self.searcher() for _ in range(w)]
-        jobs = [dict(iterations=budgets[i] if p.time is None else 0, seconds=p.time or 0.0,
+        jobs = [dict(iterations=budgets[i] if seconds is None else 0, seconds=seconds or 0.0,
                      seed=derive_seed(seed, i)) for i in range(w)]
         t0 = _time.perf_counter()
         if w == 1:
@@ -198,7 +220,7 @@ class ISMCTSBot(Bot):
             for f in futures:     # all have finished; the first failure reaches the caller
                 f.result()
         seconds = _time.perf_counter() - t0
-        return Analysis(_merge(searchers, line_length), sum(s.iterations_done for s in searchers),
+        return Analysis(_merge(searchers, line_length, p.pick == "tree"), sum(s.iterations_done for s in searchers),
                         sum(s.decisions_simulated for s in searchers), seconds,
                         sum(s.node_count for s in searchers))
 
@@ -213,26 +235,60 @@ class ISMCTSBot(Bot):
         return view.nth_legal(random.Random(seed).randrange(view.count_legal()))
 
 
-def _merge(searchers: list[Searcher], line_length: int) -> list[dict]:
+class CheatBot(ISMCTSBot):
+    """ISMCTS that sees every hand: the upper bound of what inference about hidden hands could
+    give (issue 11, idea 5).  For measurement only, in the arena and the ladder, which hand it
+    the whole state (`sees_all`); play, hint, review and serve never seat it.  Same parameters
+    as `ismcts`; its search deals only the cards of later rounds."""
+
+    name = "cheat"
+    sees_all = True
+
+    def searcher(self) -> Searcher:
+        s = super().searcher()
+        s.see_all = True
+        return s
+
+
+def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> list[dict]:
     """The root moves of every tree merged by action, best first: visits, win and score summed
-    (then averaged), the line of the tree that visited the move most."""
+    (then averaged), the line of the tree that visited the move most.  Best first means the most
+    visited; with `tree`, the order descends the tree instead: the most visited card first (its
+    visits summed over the trees), within it the most visited group, then the most visited
+    move, so a card whose visits are spread over many spaces is not passed over for that."""
     merged: dict[int, dict] = {}
+    above: dict[tuple, int] = {}             # visits of each pseudo-node, by its path of actions
     for s in searchers:
+        seen: set[tuple] = set()                  # each pseudo-node of a tree counts once
         for m in s.root_moves(line_length):
+            path = m.pop("path", [])
+            for k in range(len(path)):
+                key = tuple(a for a, _ in path[:k + 1])
+                if key not in seen:
+                    seen.add(key)
+                    above[key] = above.get(key, 0) + path[k][1]
             cur = merged.get(m["action"])
             if cur is None:
-                merged[m["action"]] = dict(m, best_visits=m["visits"])
+                merged[m["action"]] = dict(m, best_visits=m["visits"],
+                                           path=tuple(a for a, _ in path))
                 continue
             if m["visits"] > cur["best_visits"]:
                 cur["line"], cur["best_visits"] = m["line"], m["visits"]
             for k in ("visits", "win", "score"):
                 cur[k] += m[k]
     moves = []
+    order = {}
     for m in merged.values():
         v = max(m["visits"], 1)
         moves.append({"action": m["action"], "visits": m["visits"], "win": m["win"] / v,
                       "score": m["score"] / v, "line": m["line"]})
-    moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
+        path = m["path"]
+        order[m["action"]] = tuple(-above[path[:k + 1]] for k in range(len(path))) \
+            + (-m["visits"],) + (0,) * (2 - len(path))
+    if tree:
+        moves.sort(key=lambda m: (order[m["action"]], -m["win"], m["action"]))
+    else:
+        moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
     return moves
 
 
@@ -248,4 +304,5 @@ define_level(5, "ismcts", iterations=100000, workers=2)
 #: change is a new parameter, and its old value must be added here.  tests/test_arena_baseline.py
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
-                        blend=0.25, group=1, policy="light")
+                        blend=0.25, group=1, policy="light",
+                        pick="visits", mast=0.0, card=1.0, market=1.0)

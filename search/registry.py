@@ -167,6 +167,10 @@ class Bot:
 
     name: ClassVar[str] = ""
     Params: ClassVar[type[BotParams]] = NoParams
+    #: True only for a bot that measures (never plays for a person): it is given the whole state,
+    #: every hand included, instead of the seat's view.  The arena and the ladder honour it; play,
+    #: hint, review and serve take levels, never specs, so they can never seat it.
+    sees_all: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -36,7 +36,7 @@ def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     ("ismcts:workers=0", "workers"), (f"ismcts:workers={MAX_WORKERS + 1}", "workers"),
     ("ismcts:workers=1.5", "workers"),
     ("ismcts:blend=nan", "blend"), ("ismcts:blend=1.01", "blend"), ("ismcts:blend=-0.5", "blend"),
-    ("ismcts:group=2", "group"), ("ismcts:group=-1", "group"),
+    ("ismcts:group=3", "group"), ("ismcts:group=-1", "group"), ("ismcts:pick=best", "pick"),
     ("ismcts:iterations=\u0663", "iterations"), ("ismcts:iterations=1_000", "iterations"),
     ("ismcts:c=\uff11", "c"), ("ismcts:iterations=5,iterations=6", "iterations"),
     ("ismcts:policy=heavy", "policy"), ("flat:policy=", "policy"),
@@ -85,7 +85,7 @@ def test_nan_exploration_no_longer_crashes_a_game():
 
 
 @pytest.mark.parametrize("kwargs", [
-    dict(c=float("inf")), dict(c=-1.0), dict(blend=float("nan")), dict(blend=2.0), dict(group=2),
+    dict(c=float("inf")), dict(c=-1.0), dict(blend=float("nan")), dict(blend=2.0), dict(group=3),
     dict(reward="money"), dict(policy="heavy"),
 ])
 def test_searcher_refuses_what_would_break_selection(kwargs):

@@ -1,0 +1,102 @@
+# MAST for spaces (Finnsson & Bjornsson 2008; playout adaptation as in Tak et al. 2012), the
+# `mast` parameter of the `ismcts` bot: one search keeps, per (company, space), the mean reward
+# of the seats that put that company's tile there (by a card or in an expansion) in its
+# iterations; a light playout that places a tile takes, with probability `p`, the legal space of
+# highest mean instead of a random one.  The table lives for one search (one decision).
+#
+# Inline, nogil, noexcept and allocation-free, like _playout.pxd (compiled into the module that
+# cimports it).
+
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+
+from ekonos._bits cimport ctz
+from ekonos._core cimport (EkState, ek_apply, ek_tables, ek_empty_spaces, ek_xplace_mask,
+                           NCOMP, NSPACES, CARD_SUBS, A_CARD, A_XPLACE, STEP_CARD, STEP_EXPAND,
+                           STEP_OVER)
+from search._playout cimport light_action, unit, SUB_PROTECT
+
+cdef enum:
+    MAX_PLACED = 1024                   # places logged in one iteration (a game has < 400)
+    UNTRIED = -1                        # mast_space: no tile of the company went there yet
+
+ctypedef struct Mast:
+    double p                            # chance of the MAST space in a playout (0: off)
+    double total[NCOMP][NSPACES]        # summed rewards of the placing seats
+    int count[NCOMP][NSPACES]
+    int placed[MAX_PLACED]              # this iteration's places: company * NSPACES + space
+    int placed_by[MAX_PLACED]           # ... and the seat that placed
+    int nplaced
+
+
+cdef inline void mast_clear(Mast* m) noexcept nogil:
+    """An empty table (a new search)."""
+    memset(m.total, 0, sizeof(m.total))
+    memset(m.count, 0, sizeof(m.count))
+    m.nplaced = 0
+
+
+cdef inline void mast_log(Mast* m, const EkState* d, int a) noexcept nogil:
+    """Remember the tile that action `a` places in `d`, if it places one."""
+    cdef int card, sub, c = -1, sp = -1
+    if m.p <= 0 or m.nplaced >= MAX_PLACED:
+        return
+    if d.step == STEP_CARD:
+        card = (a - A_CARD) // CARD_SUBS
+        sub = a - A_CARD - card * CARD_SUBS
+        if sub < SUB_PROTECT:
+            c = ek_tables().card_top[card]
+            sp = sub
+    elif d.step == STEP_EXPAND and A_XPLACE <= a < A_XPLACE + NSPACES:
+        c = d.xcompany
+        sp = a - A_XPLACE
+    if c >= 0:
+        m.placed[m.nplaced] = c * NSPACES + sp
+        m.placed_by[m.nplaced] = d.to_move
+        m.nplaced += 1
+
+
+cdef inline int mast_space(const Mast* m, int c, uint64_t spaces) noexcept nogil:
+    """The space of the non-empty mask `spaces` with the highest mean reward for company c's
+    tiles; a space never tried counts as an even result (0.5); ties go to the lowest space."""
+    cdef int sp, best = -1
+    cdef double v, bestv = -1.0
+    while spaces:
+        sp = ctz(spaces)
+        spaces &= spaces - 1
+        v = m.total[c][sp] / m.count[c][sp] if m.count[c][sp] else 0.5
+        if v > bestv:
+            bestv = v
+            best = sp
+    return best
+
+
+cdef inline int mast_playout(Mast* m, EkState* d, uint64_t* rng) noexcept nogil:
+    """A light playout (as _playout.playout) whose places take the MAST space with probability
+    `m.p`; every place is logged.  Returns the decisions made."""
+    cdef int made = 0, a, card, sub
+    while d.step != STEP_OVER:
+        a = light_action(d, rng, 0.1)
+        if unit(rng) < m.p:
+            if d.step == STEP_CARD:
+                card = (a - A_CARD) // CARD_SUBS
+                sub = a - A_CARD - card * CARD_SUBS
+                if sub < SUB_PROTECT:
+                    a = A_CARD + card * CARD_SUBS + mast_space(
+                        m, ek_tables().card_top[card], ek_empty_spaces(d))
+            elif d.step == STEP_EXPAND and A_XPLACE <= a < A_XPLACE + NSPACES:
+                a = A_XPLACE + mast_space(m, d.xcompany, ek_xplace_mask(d))
+        mast_log(m, d, a)
+        ek_apply(d, a)
+        made += 1
+    return made
+
+
+cdef inline void mast_backup(Mast* m, const double* reward) noexcept nogil:
+    """Credit this iteration's places with their seats' rewards; start the next log."""
+    cdef int i, k
+    for i in range(m.nplaced):
+        k = m.placed[i]
+        m.total[k // NSPACES][k % NSPACES] += reward[m.placed_by[i]]
+        m.count[k // NSPACES][k % NSPACES] += 1
+    m.nplaced = 0
