@@ -220,7 +220,8 @@ class ISMCTSBot(Bot):
             for f in futures:     # all have finished; the first failure reaches the caller
                 f.result()
         seconds = _time.perf_counter() - t0
-        return Analysis(_merge(searchers, line_length, p.pick == "tree"), sum(s.iterations_done for s in searchers),
+        return Analysis(_merge(searchers, line_length, p.pick == "tree"),
+                        sum(s.iterations_done for s in searchers),
                         sum(s.decisions_simulated for s in searchers), seconds,
                         sum(s.node_count for s in searchers))
 
@@ -236,10 +237,12 @@ class ISMCTSBot(Bot):
 
 
 class CheatBot(ISMCTSBot):
-    """ISMCTS that sees every hand: the upper bound of what inference about hidden hands could
-    give (issue 11, idea 5).  For measurement only, in the arena and the ladder, which hand it
-    the whole state (`sees_all`); play, hint, review and serve never seat it.  Same parameters
-    as `ismcts`; its search deals only the cards of later rounds."""
+    """ISMCTS shown every hand, for measurement only (arena and ladder): what knowing them is worth.
+
+    The upper bound of what inference about the hidden hands could give (issue 11, idea 5).
+    The arena and the ladder hand it the whole state (`sees_all`); play, hint, review and serve
+    take levels, never specs, so they never seat it.  Same parameters as `ismcts`; its search
+    deals only the cards of later rounds."""
 
     name = "cheat"
     sees_all = True
