@@ -18,7 +18,6 @@ from search._playout cimport light_action, unit, SUB_PROTECT
 
 cdef enum:
     MAX_PLACED = 1024                   # places logged in one iteration (a game has < 400)
-    UNTRIED = -1                        # mast_space: no tile of the company went there yet
 
 ctypedef struct Mast:
     double p                            # chance of the MAST space in a playout (0: off)
@@ -36,24 +35,37 @@ cdef inline void mast_clear(Mast* m) noexcept nogil:
     m.nplaced = 0
 
 
-cdef inline void mast_log(Mast* m, const EkState* d, int a) noexcept nogil:
-    """Remember the tile that action `a` places in `d`, if it places one."""
-    cdef int card, sub, c = -1, sp = -1
-    if m.p <= 0 or m.nplaced >= MAX_PLACED:
-        return
+cdef inline int placed_tile(const EkState* d, int a, int* space) noexcept nogil:
+    """The company whose tile action `a` places in `d` (its space in `space`), or -1 when `a`
+    places none.  Card and expansion places both end in the space, so ``a - space`` is the
+    action with the space left out."""
+    cdef int card, sub
     if d.step == STEP_CARD:
         card = (a - A_CARD) // CARD_SUBS
         sub = a - A_CARD - card * CARD_SUBS
         if sub < SUB_PROTECT:
-            c = ek_tables().card_top[card]
-            sp = sub
+            space[0] = sub
+            return ek_tables().card_top[card]
     elif d.step == STEP_EXPAND and A_XPLACE <= a < A_XPLACE + NSPACES:
-        c = d.xcompany
-        sp = a - A_XPLACE
-    if c >= 0:
+        space[0] = a - A_XPLACE
+        return d.xcompany
+    return -1
+
+
+cdef inline void mast_note(Mast* m, int c, int sp, int seat) noexcept nogil:
+    if m.nplaced < MAX_PLACED:
         m.placed[m.nplaced] = c * NSPACES + sp
-        m.placed_by[m.nplaced] = d.to_move
+        m.placed_by[m.nplaced] = seat
         m.nplaced += 1
+
+
+cdef inline void mast_log(Mast* m, const EkState* d, int a) noexcept nogil:
+    """Remember the tile that action `a` places in `d`, if it places one."""
+    cdef int sp, c
+    if m.p > 0:
+        c = placed_tile(d, a, &sp)
+        if c >= 0:
+            mast_note(m, c, sp, d.to_move)
 
 
 cdef inline int mast_space(const Mast* m, int c, uint64_t spaces) noexcept nogil:
@@ -74,29 +86,29 @@ cdef inline int mast_space(const Mast* m, int c, uint64_t spaces) noexcept nogil
 cdef inline int mast_playout(Mast* m, EkState* d, uint64_t* rng) noexcept nogil:
     """A light playout (as _playout.playout) whose places take the MAST space with probability
     `m.p`; every place is logged.  Returns the decisions made."""
-    cdef int made = 0, a, card, sub
+    cdef int made = 0, a, c, sp, best
+    cdef bint adapt
     while d.step != STEP_OVER:
         a = light_action(d, rng, 0.1)
-        if unit(rng) < m.p:
-            if d.step == STEP_CARD:
-                card = (a - A_CARD) // CARD_SUBS
-                sub = a - A_CARD - card * CARD_SUBS
-                if sub < SUB_PROTECT:
-                    a = A_CARD + card * CARD_SUBS + mast_space(
-                        m, ek_tables().card_top[card], ek_empty_spaces(d))
-            elif d.step == STEP_EXPAND and A_XPLACE <= a < A_XPLACE + NSPACES:
-                a = A_XPLACE + mast_space(m, d.xcompany, ek_xplace_mask(d))
-        mast_log(m, d, a)
+        adapt = unit(rng) < m.p
+        c = placed_tile(d, a, &sp)
+        if c >= 0:
+            if adapt:
+                best = mast_space(m, c, ek_empty_spaces(d) if d.step == STEP_CARD
+                                  else ek_xplace_mask(d))
+                a += best - sp
+                sp = best
+            mast_note(m, c, sp, d.to_move)
         ek_apply(d, a)
         made += 1
     return made
 
 
 cdef inline void mast_backup(Mast* m, const double* reward) noexcept nogil:
-    """Credit this iteration's places with their seats' rewards; start the next log."""
+    """Credit this iteration's places with their seats' rewards (the log is emptied when the
+    next iteration starts)."""
     cdef int i, k
     for i in range(m.nplaced):
         k = m.placed[i]
         m.total[k // NSPACES][k % NSPACES] += reward[m.placed_by[i]]
         m.count[k // NSPACES][k % NSPACES] += 1
-    m.nplaced = 0

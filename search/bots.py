@@ -279,17 +279,15 @@ def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> l
                 cur["line"], cur["best_visits"] = m["line"], m["visits"]
             for k in ("visits", "win", "score"):
                 cur[k] += m[k]
-    moves = []
-    order = {}
-    for m in merged.values():
-        v = max(m["visits"], 1)
-        moves.append({"action": m["action"], "visits": m["visits"], "win": m["win"] / v,
-                      "score": m["score"] / v, "line": m["line"]})
-        path = m["path"]
-        order[m["action"]] = tuple(-above[path[:k + 1]] for k in range(len(path))) \
-            + (-m["visits"],) + (0,) * (2 - len(path))
+    moves = [{"action": m["action"], "visits": m["visits"], "win": m["win"] / max(m["visits"], 1),
+              "score": m["score"] / max(m["visits"], 1), "line": m["line"]}
+             for m in merged.values()]
     if tree:
-        moves.sort(key=lambda m: (order[m["action"]], -m["win"], m["action"]))
+        def key(m: dict) -> tuple:
+            path = merged[m["action"]]["path"]
+            levels = [-above[path[:k + 1]] for k in range(len(path))] + [-m["visits"]]
+            return (*levels, *(0,) * (3 - len(levels)), -m["win"], m["action"])
+        moves.sort(key=key)
     else:
         moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
     return moves
