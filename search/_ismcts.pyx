@@ -34,9 +34,10 @@ from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
                            ek_legal_card, rng_seed, rng_below, rng_next,
                            NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
-                           STEP_CARD, STEP_OVER)
+                           STEP_CARD, STEP_OVER, NCOMP)
 from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
 from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
+from search._eval cimport EvalModel, NFEAT, MAX_ROUNDS, company_features, evaluate
 
 cdef enum:
     GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
@@ -87,6 +88,8 @@ cdef class Searcher:
     cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
     cdef public double mast             # probability of a MAST space in a light playout (0: off)
     cdef Mast table                     # MAST statistics of this search (_mast.pxd)
+    cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
+    cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
 
     def __cinit__(self):
         self.cap = 1024
@@ -125,6 +128,30 @@ cdef class Searcher:
         self.scale = scale
         self.policy = ("random", "light").index(policy)
         self.mast = 0.0
+        self.horizon = 0
+
+    def set_model(self, theta, beta):
+        """The learned evaluation's weights: theta[players][rounds left] (NFEAT numbers each,
+        players 0-MAXP, rounds left 0-MAX_ROUNDS) and beta[players][rounds left]."""
+        cdef int n, r, k
+        for n in range(MAXP + 1):
+            for r in range(MAX_ROUNDS + 1):
+                for k in range(NFEAT):
+                    self.model.theta[n][r][k] = theta[n][r][k]
+                self.model.beta[n][r] = beta[n][r]
+
+    def evaluate(self, CoreState view):
+        """The learned evaluation of a position (as at a playout's cut): per seat the expected
+        win share and final score."""
+        cdef double reward[MAXP]
+        cdef double win[MAXP]
+        cdef double score[MAXP]
+        if view.s.step == STEP_OVER:
+            raise ValueError("the game is over")
+        evaluate(&view.s, &self.model, self.reward_kind, self.blend, self.scale, reward, win,
+                 score)
+        return ([win[q] for q in range(view.s.nplayers)],
+                [score[q] for q in range(view.s.nplayers)])
 
     cdef int reserve(self, int need) noexcept nogil:
         """Checked growth of the node pool; 0 on success, -1 when memory is exhausted or the
@@ -220,7 +247,7 @@ cdef class Searcher:
         or -1 when a node cannot be allocated (the iteration is abandoned, nothing backed up)."""
         cdef EkState d = self.root
         cdef int legal[MAX_LEGAL]
-        cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child
+        cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child, cut = 0
         cdef double v, bestv, lg
         cdef double reward[MAXP]
         cdef double win[MAXP]
@@ -277,11 +304,16 @@ cdef class Searcher:
                 mast_log(&self.table, &d, a)
                 ek_apply(&d, a)
                 self.decisions_simulated += 1
+        if self.horizon > 0:
+            cut = self.root.round + self.horizon
         if self.table.p > 0 and self.policy == POLICY_LIGHT:
-            self.decisions_simulated += mast_playout(&self.table, &d, self.rng)
+            self.decisions_simulated += mast_playout(&self.table, &d, self.rng, cut)
         else:
-            self.decisions_simulated += playout(&d, self.policy, self.rng)
-        outcome(&d, self.reward_kind, self.blend, self.scale, reward, win, score)
+            self.decisions_simulated += playout(&d, self.policy, self.rng, cut)
+        if d.step == STEP_OVER:
+            outcome(&d, self.reward_kind, self.blend, self.scale, reward, win, score)
+        else:
+            evaluate(&d, &self.model, self.reward_kind, self.blend, self.scale, reward, win, score)
         if self.table.p > 0:
             mast_backup(&self.table, reward)
         while node > 0:
@@ -442,7 +474,7 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
                 d = view.s
                 ek_determinize(&d, observer, rng)
                 ek_apply(&d, legal[i])
-                playout(&d, pol, rng)
+                playout(&d, pol, rng, 0)
                 outcome(&d, REWARD_WIN, 0.0, 10.0, reward, win, score)
                 visits[i] += 1
                 wins[i] += win[observer]
@@ -452,3 +484,18 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
         free(wins)
         free(scores)
         free(visits)
+
+
+def company_features_of(CoreState st):
+    """The learned evaluation's features of each company (_eval.pxd `company_features`), for
+    fitting its model: six lists of NFEAT numbers."""
+    cdef double f[NFEAT]
+    out = []
+    for c in range(NCOMP):
+        company_features(&st.s, c, f)
+        out.append([f[k] for k in range(NFEAT)])
+    return out
+
+
+EVAL_FEATURES = NFEAT
+EVAL_MAX_ROUNDS = MAX_ROUNDS

@@ -83,12 +83,12 @@ cdef inline int mast_space(const Mast* m, int c, uint64_t spaces) noexcept nogil
     return best
 
 
-cdef inline int mast_playout(Mast* m, EkState* d, uint64_t* rng) noexcept nogil:
-    """A light playout (as _playout.playout) whose places take the MAST space with probability
-    `m.p`; every place is logged.  Returns the decisions made."""
+cdef inline int mast_playout(Mast* m, EkState* d, uint64_t* rng, int cut) noexcept nogil:
+    """A light playout (as _playout.playout, `cut` too) whose places take the MAST space with
+    probability `m.p`; every place is logged.  Returns the decisions made."""
     cdef int made = 0, a, c, sp, best
     cdef bint adapt
-    while d.step != STEP_OVER:
+    while d.step != STEP_OVER and (cut == 0 or d.round < cut):
         a = light_action(d, rng, 0.1)
         adapt = unit(rng) < m.p
         c = placed_tile(d, a, &sp)

@@ -168,12 +168,16 @@ cdef inline int light_action(EkState* d, uint64_t* rng, double eps) noexcept nog
     return ek_nth_legal(d, rng_below(rng, n))
 
 
-cdef inline int playout(EkState* d, int policy, uint64_t* rng) noexcept nogil:
-    """Play to the end with the given policy; returns the decisions made."""
+cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut) noexcept nogil:
+    """Play with the given policy to the end, or (cut > 0) until round `cut` begins; returns
+    the decisions made."""
     cdef int made = 0
-    if policy == POLICY_RANDOM:
+    if policy == POLICY_RANDOM and cut == 0:
         return ek_random_playout(d, rng)
-    while d.step != STEP_OVER:
-        ek_apply(d, light_action(d, rng, 0.1))
+    while d.step != STEP_OVER and (cut == 0 or d.round < cut):
+        if policy == POLICY_RANDOM:
+            ek_apply(d, ek_nth_legal(d, rng_below(rng, ek_count_legal(d))))
+        else:
+            ek_apply(d, light_action(d, rng, 0.1))
         made += 1
     return made

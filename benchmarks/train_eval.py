@@ -1,0 +1,63 @@
+"""Train the learned evaluation (search/eval_model.json) from self-play games.
+
+    python benchmarks/train_eval.py sample --players 2 --games 300 --spec level2 --seed 1 -o data2.npz
+    python benchmarks/train_eval.py fit data2.npz data4.npz ... -o search/eval_model.json
+
+`sample` plays the games (fixed seeds: game g of seed s uses derive_seed(s, g)); `fit` fits the
+model on the pooled samples and prints its log loss on them and on a held-out tenth.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import numpy as np
+
+from search.bots import derive_seed
+from search.evaluation import Samples, fit, log_loss, save
+from search.selfplay import play_and_sample
+
+
+@click.group()
+def main() -> None:
+    """Train the learned evaluation."""
+
+
+@main.command()
+@click.option("--players", "-p", type=click.IntRange(2, 6), required=True)
+@click.option("--games", "-n", type=click.IntRange(1), required=True)
+@click.option("--spec", default="level2", show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--first", type=int, default=0, show_default=True, help="first game number")
+@click.option("-o", "out", type=click.Path(dir_okay=False), required=True)
+def sample(players: int, games: int, spec: str, seed: int, first: int, out: str) -> None:
+    """Play GAMES self-play games and keep their round starts."""
+    parts = []
+    for g in range(first, first + games):
+        parts.append(play_and_sample(players, spec, derive_seed(seed, players, g)))
+        if (g + 1) % 10 == 0:
+            Samples.concat(parts).save(Path(out))
+            click.echo(f"{g + 1 - first} games", err=True)
+    Samples.concat(parts).save(Path(out))
+
+
+@main.command("fit")
+@click.argument("data", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--ridge", type=float, default=1.0, show_default=True)
+@click.option("-o", "out", type=click.Path(dir_okay=False), required=True)
+def fit_cmd(data: tuple[str, ...], ridge: float, out: str) -> None:
+    """Fit the model on the samples in DATA files."""
+    s = Samples.concat([Samples.load(Path(d)) for d in data])
+    rng = np.random.default_rng(0)
+    held = rng.random(len(s.players)) < 0.1
+    pick = lambda rows: Samples(*(getattr(s, f)[rows] for f in Samples.__dataclass_fields__))
+    model = fit(pick(~held), ridge)
+    click.echo(f"log loss: train {log_loss(pick(~held), model):.4f}, "
+               f"held-out {log_loss(pick(held), model):.4f} ({int(held.sum())} positions)")
+    model = fit(s, ridge)
+    save(model, Path(out), "python benchmarks/train_eval.py " + " ".join(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The learned evaluation behind the `horizon` parameter of the `ismcts` bot: data and fit.
+
+A playout of a search with `horizon=h` stops when the h-th round after the searched one begins,
+and the position is scored by a model (search/_eval.pxd computes it at C level):
+
+- each company's final value (R19: its tiles on the map) is its tiles now plus
+  ``theta[n][r] . f(c)``, a linear function of the company's features (``_eval.pxd``
+  `company_features`: tiles, growth track, unprotected tiles, frontier, empty spaces, market
+  column, exposed tiles), fitted per player count n and rounds left r (ridge regression);
+- each seat's expected final score is its coins plus its shares times those values;
+- the win shares are a softmax of the expected scores, ``exp(beta * score)``, with beta fitted
+  per (n, r) by maximum likelihood (ties split, R20).
+
+The data are self-play games (search/selfplay.py): at the start of every round after the first, the
+features of each company, each seat's coins and shares; at the end, each company's value and
+each seat's win share.  Everything read is public (R21).  `fit` turns samples into a model,
+`save`/`load` keep it as JSON (search/eval_model.json is the shipped one; its file says the
+command that made it).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, company_features_of
+
+NCOMP = 6
+MAXP = 6
+#: The shipped model (package data).
+MODEL_PATH = Path(__file__).with_name("eval_model.json")
+
+
+@dataclass
+class Samples:
+    """Round-start positions of self-play games and how the games ended (numpy arrays; seats
+    past a game's player count are zero)."""
+    players: np.ndarray      # (N,) player count
+    rounds_left: np.ndarray  # (N,) rounds still to play, the one just dealt included
+    features: np.ndarray     # (N, 6, F) company features
+    coins: np.ndarray        # (N, 6) per seat
+    shares: np.ndarray       # (N, 6, 6) [seat][company]
+    final_value: np.ndarray  # (N, 6) each company's tiles at the end
+    win: np.ndarray          # (N, 6) each seat's win share at the end
+
+    @classmethod
+    def concat(cls, parts: list[Samples]) -> Samples:
+        return cls(*(np.concatenate([getattr(p, f) for p in parts])
+                     for f in cls.__dataclass_fields__))
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **{f: getattr(self, f) for f in self.__dataclass_fields__})
+
+    @classmethod
+    def load(cls, path: Path) -> Samples:
+        with np.load(path) as z:
+            return cls(*(z[f] for f in cls.__dataclass_fields__))
+
+
+def expected_scores(s: Samples, theta: np.ndarray) -> np.ndarray:
+    """(N, 6) each seat's expected final score under company-value weights theta[n][r]."""
+    th = theta[s.players, s.rounds_left]                       # (N, F)
+    value = s.features[:, :, 1] + np.einsum("ncf,nf->nc", s.features, th)
+    value = np.clip(value, 0, 10)
+    return s.coins + np.einsum("nqc,nc->nq", s.shares, value)
+
+
+def fit(s: Samples, ridge: float = 1.0) -> dict:
+    """The model fitted on `s`: theta by ridge regression of each company's growth to the end,
+    beta by maximum likelihood of the win shares.  Cells (n, r) without data keep zeros."""
+    theta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1, EVAL_FEATURES))
+    beta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1))
+    counts = {}
+    for n in range(2, MAXP + 1):
+        for r in range(1, EVAL_MAX_ROUNDS + 1):
+            rows = (s.players == n) & (s.rounds_left == r)
+            if not rows.any():
+                continue
+            counts[f"{n}p r{r}"] = int(rows.sum())
+            X = s.features[rows].reshape(-1, EVAL_FEATURES)
+            y = (s.final_value[rows] - s.features[rows][:, :, 1]).reshape(-1)
+            reg = ridge * np.eye(EVAL_FEATURES)
+            reg[0, 0] = 0.0
+            theta[n, r] = np.linalg.solve(X.T @ X + reg, X.T @ y)
+    sub_theta = theta
+    for n in range(2, MAXP + 1):
+        for r in range(1, EVAL_MAX_ROUNDS + 1):
+            rows = (s.players == n) & (s.rounds_left == r)
+            if not rows.any():
+                continue
+            part = Samples(*(getattr(s, f)[rows] for f in Samples.__dataclass_fields__))
+            score = expected_scores(part, sub_theta)[:, :n]
+            beta[n, r] = _fit_beta(score - score.max(axis=1, keepdims=True), part.win[:, :n])
+    return {"theta": theta.tolist(), "beta": beta.tolist(), "samples": counts}
+
+
+def _fit_beta(diff: np.ndarray, win: np.ndarray) -> float:
+    """The sharpness maximising sum(win * log softmax(beta * diff)) (Newton steps from 0.1)."""
+    b = 0.1
+    for _ in range(50):
+        p = np.exp(b * diff)
+        p /= p.sum(axis=1, keepdims=True)
+        mean = (p * diff).sum(axis=1)
+        grad = ((win * diff).sum(axis=1) - mean).sum()
+        hess = -((p * diff ** 2).sum(axis=1) - mean ** 2).sum()
+        if hess >= -1e-12:
+            break
+        step = grad / hess
+        b = max(1e-4, b - step)
+        if abs(step) < 1e-7:
+            break
+    return float(b)
+
+
+def log_loss(s: Samples, model: dict) -> float:
+    """Mean cross-entropy of the model's win shares against the games' (lower is better)."""
+    theta = np.asarray(model["theta"])
+    beta = np.asarray(model["beta"])
+    score = expected_scores(s, theta)
+    total = 0.0
+    for i in range(len(s.players)):
+        n = s.players[i]
+        z = beta[n, s.rounds_left[i]] * (score[i, :n] - score[i, :n].max())
+        logp = z - np.log(np.exp(z).sum())
+        total -= float((s.win[i, :n] * logp).sum())
+    return total / max(1, len(s.players))
+
+
+def save(model: dict, path: Path, how: str) -> None:
+    """Write the model as JSON with the command that made it."""
+    path.write_text(json.dumps({"how": how, **model}, indent=1) + "\n")
+
+
+def load(path: Path = MODEL_PATH) -> tuple[list, list]:
+    """theta and beta of a model file (the shipped one by default)."""
+    data = json.loads(Path(path).read_text())
+    return data["theta"], data["beta"]
