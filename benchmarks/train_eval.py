@@ -53,8 +53,11 @@ def fit_cmd(data: tuple[str, ...], ridge: float, out: str) -> None:
     held = rng.random(len(s.players)) < 0.1
     pick = lambda rows: Samples(*(getattr(s, f)[rows] for f in Samples.__dataclass_fields__))
     model = fit(pick(~held), ridge)
-    click.echo(f"log loss: train {log_loss(pick(~held), model):.4f}, "
-               f"held-out {log_loss(pick(held), model):.4f} ({int(held.sum())} positions)")
+    for n in sorted(set(s.players.tolist())):
+        test = pick(held & (s.players == n))
+        click.echo(f"{n} players: held-out log loss {log_loss(test, model):.4f} against "
+                   f"{np.log(n):.4f} for even odds ({len(test.players)} positions, "
+                   f"{int((s.players == n).sum())} in all)")
     model = fit(s, ridge)
     save(model, Path(out), "python benchmarks/train_eval.py " + " ".join(sys.argv[1:]))
 

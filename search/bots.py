@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
-from search._ismcts import Searcher, flat_search
+from search import evaluation
+from search._ismcts import EVAL_MAX_ROUNDS, Searcher, flat_search
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, Bot,
                              BotParams, SpecError, always, define_level, define_named,
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
@@ -180,6 +181,13 @@ class ISMCTSBot(Bot):
                             help="budget at a card step, times iterations (or time)")
         market: float = param(1.0, lo=0, lo_open=True, hi=100,
                               help="budget at a sell or buy step, times iterations (or time)")
+        horizon: int = param(0, lo=0, hi=EVAL_MAX_ROUNDS,
+                             help="0: playouts run to the game's end; h: a playout stops when "
+                                  "the h-th round after this one begins and the learned "
+                                  "evaluation scores it")
+        plain: int = param(0, choices=(0, 1),
+                           help="1: below the root, a share sold this turn is never bought back "
+                                "when that restores the position (passing twice is the same)")
 
     def budget(self, view: State) -> tuple[int, float | None]:
         """The iterations and seconds of this decision: the spec's, times `card` at a card
@@ -194,6 +202,10 @@ class ISMCTSBot(Bot):
         p = self.params
         s = Searcher(c=p.c, group=p.group, reward=p.reward, blend=p.blend, policy=p.policy)
         s.mast = p.mast
+        s.horizon = p.horizon
+        s.plain = p.plain
+        if p.horizon:
+            s.set_model(*evaluation.model())
         return s
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:
@@ -306,4 +318,4 @@ define_level(5, "ismcts", iterations=100000, workers=2)
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
-                        pick="visits", mast=0.0, card=1.0, market=1.0)
+                        pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, plain=0)

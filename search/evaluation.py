@@ -19,6 +19,7 @@ command that made it).
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,7 +134,13 @@ def save(model: dict, path: Path, how: str) -> None:
     path.write_text(json.dumps({"how": how, **model}, indent=1) + "\n")
 
 
-def load(path: Path = MODEL_PATH) -> tuple[list, list]:
-    """theta and beta of a model file (the shipped one by default)."""
+def load(path: Path) -> tuple[list, list]:
+    """theta and beta of a model file."""
     data = json.loads(Path(path).read_text())
     return data["theta"], data["beta"]
+
+
+@functools.cache
+def model() -> tuple[list, list]:
+    """The shipped model (search/eval_model.json), read once."""
+    return load(MODEL_PATH)

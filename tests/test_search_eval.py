@@ -1,0 +1,188 @@
+"""Issue 11, idea 2 (a learned evaluation): playouts cut at a later round's start (`horizon`) and
+scored by a model fitted on self-play games (search/evaluation.py, search/_eval.pxd)."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from ekonos import State
+from ekonos.rules import Step
+from search import evaluation
+from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, Searcher, company_features_of
+from search.bots import ISMCTSBot, make_bot
+from search.evaluation import Samples, fit, log_loss
+from ekonos.moves import Move, MoveKind
+
+
+def played(players: int, seed: int, rounds: int = 1) -> State:
+    """A game after `rounds` rounds of random play (then at the next card step)."""
+    st = State.new(players, seed=seed)
+    rng = random.Random(seed)
+    while st.round <= rounds and not st.is_over():
+        st.push(rng.choice(st.legal_actions()))
+    while not st.is_over() and st.step is not Step.CARD:
+        st.push(rng.choice(st.legal_actions()))
+    return st
+
+
+def searcher(horizon: int) -> Searcher:
+    return ISMCTSBot(iterations=1000, horizon=horizon).searcher()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_shipped_model_has_a_cell_for_every_evaluated_round(players):
+    theta, beta = evaluation.model()
+    rounds = State.new(players, seed=1).rounds
+    for r in range(1, rounds):          # a cut happens at a round's start, never the first's
+        assert beta[players][r] > 0, (players, r)
+        assert len(theta[players][r]) == EVAL_FEATURES
+    data = json.loads(evaluation.MODEL_PATH.read_text())
+    assert "train_eval.py" in data["how"]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_evaluation_gives_win_shares_and_never_reads_a_hand(players):
+    st = played(players, seed=players)
+    s = searcher(1)
+    win, score = s.evaluate(st.view(0))
+    assert len(win) == players and abs(sum(win) - 1) < 1e-9 and all(0 < w < 1 for w in win)
+    # other hands (another view, another seat's, a re-deal): the same evaluation (R21)
+    for seat in range(players):
+        assert s.evaluate(st.view(seat)) == (win, score)
+    redealt = st.copy()
+    redealt.determinize(-1, 9)
+    assert redealt.hand(0) != st.hand(0)
+    assert s.evaluate(redealt) == (win, score)
+
+
+def test_more_coins_is_a_higher_expected_score_and_win_share():
+    st = played(2, seed=3)
+    s = searcher(1)
+    win, score = s.evaluate(st)
+    richer = st.copy()
+    fields = richer.to_dict()
+    fields["players"][1]["coins"] += 20
+    richer = State.from_dict(fields)
+    win2, score2 = s.evaluate(richer)
+    assert score2[1] == pytest.approx(score[1] + 20) and score2[0] == pytest.approx(score[0])
+    assert win2[1] > win[1]
+
+
+def test_a_cut_playout_simulates_fewer_decisions():
+    st = played(2, seed=4, rounds=0)
+    view = st.view(st.to_move)
+    counts = []
+    for horizon in (0, 1):
+        s = searcher(horizon)
+        s.run(view, st.to_move, iterations=500, seed=1)
+        counts.append(s.decisions_simulated)
+    assert counts[1] < counts[0] / 2
+
+
+def test_in_the_last_round_a_horizon_changes_nothing():
+    st = played(4, seed=5, rounds=2)          # 4 players: 3 rounds, now in the last
+    assert st.round == st.rounds
+    view = st.view(st.to_move)
+    a = make_bot("ismcts:iterations=800", seed=3).analyse(view).moves
+    b = make_bot("ismcts:iterations=800,horizon=2", seed=3).analyse(view).moves
+    assert a == b
+
+
+def test_company_features_are_public_numbers_of_the_map():
+    st = played(3, seed=6)
+    f = company_features_of(st)
+    assert len(f) == 6 and all(len(row) == EVAL_FEATURES for row in f)
+    for c in range(6):
+        assert f[c][0] == 1 and f[c][1] == st.value(c) and f[c][2] == st.growth(c)
+        assert f[c][3] == st.value(c) - len(st.protected_tiles(c))
+        assert f[c][5] == len(st.empty_spaces()) and f[c][6] == st.column(c)
+
+
+def synthetic(n: int, beta: float, rng: np.random.Generator) -> Samples:
+    """2-player samples where a company's final value is its tiles + 2 x its growth track and
+    the winner is drawn from a softmax of the expected scores with sharpness `beta`."""
+    k = 4000
+    feats = np.zeros((k, 6, EVAL_FEATURES))
+    feats[:, :, 0] = 1
+    feats[:, :, 1] = rng.integers(0, 8, (k, 6))
+    feats[:, :, 2] = rng.integers(0, 4, (k, 6))
+    feats[:, :, 3:] = rng.integers(0, 5, (k, 6, EVAL_FEATURES - 3))
+    final = feats[:, :, 1] + 2 * feats[:, :, 2]
+    coins = np.zeros((k, 6))
+    coins[:, :n] = rng.integers(0, 30, (k, n))
+    shares = np.zeros((k, 6, 6))
+    shares[:, :n] = rng.integers(0, 3, (k, n, 6))
+    score = coins[:, :n] + np.einsum("nqc,nc->nq", shares[:, :n], final)
+    p = np.exp(beta * (score - score.max(axis=1, keepdims=True)))
+    p /= p.sum(axis=1, keepdims=True)
+    win = np.zeros((k, 6))
+    for i in range(k):
+        win[i, rng.choice(n, p=p[i])] = 1
+    return Samples(np.full(k, n), np.full(k, 2), feats, coins, shares, final, win)
+
+
+def test_the_fit_recovers_a_planted_model():
+    s = synthetic(3, 0.15, np.random.default_rng(1))
+    model = fit(s, ridge=1e-6)
+    theta = np.asarray(model["theta"])[3, 2]
+    assert theta[2] == pytest.approx(2, abs=1e-6)
+    assert np.abs(np.delete(theta, 2)).max() < 1e-6
+    assert model["beta"][3][2] == pytest.approx(0.15, rel=0.15)
+    worse = {**model, "beta": (np.asarray(model["beta"]) * 3).tolist()}
+    assert log_loss(s, model) < log_loss(s, worse)
+
+
+def test_round_starts_of_a_self_play_game():
+    from search.selfplay import play_and_sample
+    s = play_and_sample(3, "ismcts:iterations=20", seed=7)
+    assert list(s.rounds_left) == [3, 2, 1]            # 3 players: 4 rounds, starts of 2-4
+    assert s.features.shape == (3, 6, EVAL_FEATURES)
+    assert np.allclose(s.win.sum(axis=1), 1) and (s.win[:, 3:] == 0).all()
+    assert (s.final_value == s.final_value[0]).all()    # one game: one ending
+    assert (s.coins[:, :3] > 0).all()
+
+
+def sell_positions(count: int = 12) -> list[State]:
+    """Sell steps where the seat to move holds shares (random play, 2-4 players)."""
+    out = []
+    rng = random.Random(11)
+    game = 0
+    while len(out) < count:
+        st = State.new(2 + game % 3, seed=200 + game)
+        game += 1
+        for _ in range(rng.randrange(30, 200)):
+            if st.is_over():
+                break
+            st.push(rng.choice(st.legal_actions()))
+            if st.step is Step.SELL and st.count_legal() > 1:
+                out.append(st.copy())
+                break
+    return out
+
+
+def restores(st: State, company: int) -> bool:
+    """Does selling a share of `company` and buying it back give the position back?"""
+    after = st.copy()
+    after.push(next(m for m in st.legal_moves if m.kind is MoveKind.SELL and m.company == company))
+    buy = [m for m in after.legal_moves if m.kind is MoveKind.BUY and m.company == company]
+    if after.step is not Step.BUY or not buy:
+        return False
+    after.push(buy[0])
+    return all(after.coins(q) == st.coins(q) and after.shares(q, company) == st.shares(q, company)
+               for q in range(st.nplayers)) and after.president(company) == st.president(company)
+
+
+@pytest.mark.parametrize("st", sell_positions(), ids=lambda s: f"{s.nplayers}p-r{s.round}")
+def test_plain_never_buys_back_to_the_same_position_below_the_root(st):
+    view = st.view(st.to_move)
+    sells = [m for m in view.legal_moves if m.kind is MoveKind.SELL]
+    assert sells
+    for plain in (0, 1):
+        s = ISMCTSBot(iterations=3000, plain=plain).searcher()
+        s.run(view, st.to_move, iterations=3000, seed=2)
+        for m in sells:
+            below = [Move.from_action(a) for a in s.children(m.action)]
+            back = any(b.kind is MoveKind.BUY and b.company == m.company for b in below)
+            if restores(st, m.company):          # the tree tried every buy of this sale
+                assert back == (plain == 0), (plain, str(m), [str(b) for b in below])
