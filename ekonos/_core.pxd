@@ -19,6 +19,7 @@ cdef enum:
     MAX_TILES = 10
     MAX_SHARES = 8
     TOKEN_LIMIT = 18
+    SOLD_UNDOABLE = 2        # EkState.sold: SOLD_UNDOABLE + c when buying c back undoes the sale
     MAX_LEGAL = 320          # a card step has at most 6 x (36 + 10 + 2) = 288 actions
 
     # ACTION TABLE -------------------------------------------------------------------------------
@@ -93,7 +94,8 @@ ctypedef struct EkState:
     int8_t to_move               # seat that decides now; -1 when over
     int8_t turn_player           # seat whose turn it is
     int8_t turn_card             # card played this turn, -1 before
-    int8_t sold                  # a share was sold this turn
+    int8_t sold                  # 0: no share sold this turn; 1: one was; SOLD_UNDOABLE + c: a
+                                 # share of c was, and buying c back restores the position
     int8_t xcompany              # company expanding (expand-choice, expand) or being sold (successor)
     int8_t xactions_left
     uint8_t candidates           # successor: bitmask of the tied seats

@@ -458,7 +458,7 @@ cdef void grow(EkState* s, int company) noexcept nogil:
 
 cdef void sell(EkState* s, int p, int c) noexcept nogil:
     """R15 then R18c-e."""
-    cdef int col = ek_column(s, c), q, best = -1
+    cdef int col = ek_column(s, c), q, best = -1, before = s.president[c], after
     cdef uint8_t cand = 0
     s.coins[p] += col
     s.shares[p][c] -= 1
@@ -484,6 +484,12 @@ cdef void sell(EkState* s, int p, int c) noexcept nogil:
                     s.candidates = cand
                     s.xcompany = c
                     return
+    # would buying c back (R16, R18a-b) restore the presidency too?  The coins and shares would.
+    after = s.president[c]
+    if after < 0 or (after != p and s.shares[p][c] + 1 > s.shares[after][c]):
+        after = p
+    if after == before:
+        s.sold = SOLD_UNDOABLE + c
     goto_buy(s)
 
 
@@ -664,6 +670,8 @@ def _init_tables():
 _init_tables()
 
 STEP_NAMES = tuple(str(step) for step in Step)
+#: EkState.sold: SOLD_UNDOABLE + c after a sale of c that buying c back would undo exactly.
+SOLD_UNDO = SOLD_UNDOABLE
 ACTIONS = {name: value for name, value in (
     ("CARD_SUBS", CARD_SUBS), ("A_CARD", A_CARD), ("A_EXPAND", A_EXPAND), ("A_WAIT", A_WAIT),
     ("A_XPLACE", A_XPLACE), ("A_XPROTECT", A_XPROTECT), ("A_XSTOP", A_XSTOP),
@@ -730,6 +738,8 @@ cdef str _struct_error(const EkState* s):
         return f"seat out of range (to_move {s.to_move}, turn {s.turn_player})"
     if not -1 <= s.turn_card < NCARDS or not 0 <= s.xactions_left <= 3:
         return "turn card or actions left out of range"
+    if not 0 <= s.sold < SOLD_UNDOABLE + NCOMP:
+        return f"sold {s.sold} out of range"
     if not -1 <= s.xcompany < NCOMP or (s.xcompany < 0 and s.step in (
             STEP_EXPAND_CHOICE, STEP_EXPAND, STEP_SUCCESSOR)):
         return f"company {s.xcompany} out of range at step {s.step}"

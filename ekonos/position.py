@@ -21,6 +21,7 @@ from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, NUM
 FORMAT = "ekonos-position"
 VERSION = 1
 STEPS = _core.STEP_NAMES
+SOLD_UNDOABLE = _core.SOLD_UNDO
 MASK64 = 2**64 - 1
 #: The board's keys: the canonical decimal text of each space number, nothing else.
 SPACE_KEYS = {str(sp): sp for sp in range(1, NUM_SPACES + 1)}
@@ -51,6 +52,8 @@ def state_to_dict(st) -> dict:
     turn = None
     if step not in (Step.CARD, Step.OVER):
         turn = {"player": f["turn_player"], "card": f["turn_card"] + 1, "sold": bool(f["sold"])}
+        if f["sold"] >= SOLD_UNDOABLE:
+            turn["undo"] = COMPANIES[f["sold"] - SOLD_UNDOABLE]
         if step is Step.EXPAND_CHOICE:
             turn["expansion"] = {"company": COMPANIES[f["xcompany"]]}
         elif step is Step.EXPAND:
@@ -249,6 +252,12 @@ def state_from_dict(cls, data):
         if not isinstance(sold_v, bool):
             raise PositionError("turn.sold", "must be true or false")
         sold = int(sold_v)
+        if turn.get("undo") is not None:
+            undo = _company(turn["undo"], "turn.undo")
+            if not sold or kind is not Step.BUY:
+                raise PositionError("turn.undo", "names the company sold this turn whose buy "
+                                    "undoes the sale: only at the buy step, after a sale")
+            sold = SOLD_UNDOABLE + undo
         if sold and kind in (Step.EXPAND_CHOICE, Step.EXPAND):
             raise PositionError("turn.sold", "must be false while the card's growth is "
                                 "resolved: a turn sells only after its card (R7)")

@@ -34,7 +34,7 @@ from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
                            ek_legal_card, rng_seed, rng_below, rng_next,
                            NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
-                           STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_SELL, A_BUY)
+                           STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_BUY, SOLD_UNDOABLE)
 from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
 from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
 from search._eval cimport EvalModel, NFEAT, MAX_ROUNDS, company_features, evaluate
@@ -58,16 +58,6 @@ ctypedef struct Node:
     double reward       # sum of the mover's rewards (what UCB maximises)
     double win          # sum of the mover's win shares
     double score        # sum of the mover's final scores
-
-
-cdef inline bint rebuy_restores(const EkState* d, int c, int pres_before) noexcept nogil:
-    """At the buy step after the seat to move sold a share of c this turn (its president then
-    `pres_before`): would buying it back restore the position before the sale?  The coins and
-    shares would (R15, R16: the sale paid what the buy costs); the presidency must too (R18)."""
-    cdef int p = d.to_move, pres = d.president[c]
-    if pres < 0 or (pres != p and d.shares[p][c] + 1 > d.shares[pres][c]):
-        pres = p
-    return pres == pres_before
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -99,7 +89,7 @@ cdef class Searcher:
     cdef public double mast             # probability of a MAST space in a light playout (0: off)
     cdef Mast table                     # MAST statistics of this search (_mast.pxd)
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
-    cdef public bint plain              # below the root, no buy-back that restores the position
+    cdef public bint plain              # never a buy back that undoes this turn's sale
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
 
     def __cinit__(self):
@@ -260,7 +250,6 @@ cdef class Searcher:
         cdef EkState d = self.root
         cdef int legal[MAX_LEGAL]
         cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child, cut = 0
-        cdef int sold = -1, pres_before = -1
         cdef double v, bestv, lg
         cdef double reward[MAXP]
         cdef double win[MAXP]
@@ -275,15 +264,13 @@ cdef class Searcher:
             n = self.tree_legal(&d, node, legal)
             if n == 0:
                 break
-            if sold >= 0 and d.step == STEP_BUY:
-                # plain: sell, then buy back to the same position, is the pass twice already here
-                if rebuy_restores(&d, sold, pres_before):
-                    for i in range(n):
-                        if legal[i] == A_BUY + sold:
-                            n -= 1
-                            legal[i] = legal[n]
-                            break
-                sold = -1
+            if self.plain and d.step == STEP_BUY and d.sold >= SOLD_UNDOABLE:
+                # a sale, then its buy back: the position of two passes, never worth a line
+                for i in range(n):
+                    if legal[i] == A_BUY + d.sold - SOLD_UNDOABLE:
+                        n -= 1
+                        legal[i] = legal[n]
+                        break
             self.stamp += 1
             for i in range(n):
                 self.mark[legal[i]] = self.stamp
@@ -323,9 +310,6 @@ cdef class Searcher:
             node = best
             a = self.nodes[best].action
             if a < NUM_ACTIONS:
-                if self.plain and A_SELL <= a < A_SELL + NCOMP:
-                    sold = a - A_SELL
-                    pres_before = d.president[sold]
                 mast_log(&self.table, &d, a)
                 ek_apply(&d, a)
                 self.decisions_simulated += 1

@@ -186,8 +186,8 @@ class ISMCTSBot(Bot):
                                   "the h-th round after this one begins and the learned "
                                   "evaluation scores it")
         plain: int = param(0, choices=(0, 1),
-                           help="1: below the root, a share sold this turn is never bought back "
-                                "when that restores the position (passing twice is the same)")
+                           help="1: never buy back a share sold this turn when that restores "
+                                "the position (as if both steps had passed)")
 
     def budget(self, view: State) -> tuple[int, float | None]:
         """The iterations and seconds of this decision: the spec's, times `card` at a card

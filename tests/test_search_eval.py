@@ -12,7 +12,6 @@ from search import evaluation
 from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, Searcher, company_features_of
 from search.bots import ISMCTSBot, make_bot
 from search.evaluation import Samples, fit, log_loss
-from ekonos.moves import Move, MoveKind
 
 
 def played(players: int, seed: int, rounds: int = 1) -> State:
@@ -141,48 +140,3 @@ def test_round_starts_of_a_self_play_game():
     assert np.allclose(s.win.sum(axis=1), 1) and (s.win[:, 3:] == 0).all()
     assert (s.final_value == s.final_value[0]).all()    # one game: one ending
     assert (s.coins[:, :3] > 0).all()
-
-
-def sell_positions(count: int = 12) -> list[State]:
-    """Sell steps where the seat to move holds shares (random play, 2-4 players)."""
-    out = []
-    rng = random.Random(11)
-    game = 0
-    while len(out) < count:
-        st = State.new(2 + game % 3, seed=200 + game)
-        game += 1
-        for _ in range(rng.randrange(30, 200)):
-            if st.is_over():
-                break
-            st.push(rng.choice(st.legal_actions()))
-            if st.step is Step.SELL and st.count_legal() > 1:
-                out.append(st.copy())
-                break
-    return out
-
-
-def restores(st: State, company: int) -> bool:
-    """Does selling a share of `company` and buying it back give the position back?"""
-    after = st.copy()
-    after.push(next(m for m in st.legal_moves if m.kind is MoveKind.SELL and m.company == company))
-    buy = [m for m in after.legal_moves if m.kind is MoveKind.BUY and m.company == company]
-    if after.step is not Step.BUY or not buy:
-        return False
-    after.push(buy[0])
-    return all(after.coins(q) == st.coins(q) and after.shares(q, company) == st.shares(q, company)
-               for q in range(st.nplayers)) and after.president(company) == st.president(company)
-
-
-@pytest.mark.parametrize("st", sell_positions(), ids=lambda s: f"{s.nplayers}p-r{s.round}")
-def test_plain_never_buys_back_to_the_same_position_below_the_root(st):
-    view = st.view(st.to_move)
-    sells = [m for m in view.legal_moves if m.kind is MoveKind.SELL]
-    assert sells
-    for plain in (0, 1):
-        s = ISMCTSBot(iterations=3000, plain=plain).searcher()
-        s.run(view, st.to_move, iterations=3000, seed=2)
-        for m in sells:
-            below = [Move.from_action(a) for a in s.children(m.action)]
-            back = any(b.kind is MoveKind.BUY and b.company == m.company for b in below)
-            if restores(st, m.company):          # the tree tried every buy of this sale
-                assert back == (plain == 0), (plain, str(m), [str(b) for b in below])
