@@ -13,13 +13,13 @@
 #
 # Inline, nogil, noexcept and allocation-free, like _playout.pxd.
 
-from libc.math cimport exp, tanh
+from libc.math cimport exp
 from libc.stdint cimport uint64_t
 
 from ekonos._bits cimport popcount, ctz
 from ekonos._core cimport (EkState, EkTables, ek_tables, ek_empty_spaces, ek_column,
                            NCOMP, MAXP, MAX_TILES)
-from search._playout cimport REWARD_WIN, REWARD_SCORE
+from search._playout cimport rewards
 
 cdef enum:
     NFEAT = 8           # company_features: see there
@@ -69,10 +69,10 @@ cdef inline void evaluate(const EkState* d, const EvalModel* model, int kind, do
                           double scale, double* reward, double* win, double* score) noexcept nogil:
     """Per seat, as `outcome` of a finished game: the expected win share, the expected final
     score, and the reward the tree maximises (win share, score margin through tanh, a blend)."""
-    cdef int n = d.nplayers, r = rounds_left(d), c, q, o, k
+    cdef int n = d.nplayers, r = rounds_left(d), c, q, k
     cdef double f[NFEAT]
     cdef double value[NCOMP]
-    cdef double v, top = -1e300, total = 0, other, sv
+    cdef double v, top = -1e300, total = 0
     cdef const double* th = model.theta[n][r]
     for c in range(NCOMP):
         company_features(d, c, f)
@@ -92,12 +92,4 @@ cdef inline void evaluate(const EkState* d, const EvalModel* model, int kind, do
         total += win[q]
     for q in range(n):
         win[q] /= total
-        if kind == REWARD_WIN:
-            reward[q] = win[q]
-            continue
-        other = -1e300
-        for o in range(n):
-            if o != q and score[o] > other:
-                other = score[o]
-        sv = 0.5 + 0.5 * tanh((score[q] - other) / scale)
-        reward[q] = sv if kind == REWARD_SCORE else (1.0 - blend) * win[q] + blend * sv
+    rewards(n, kind, blend, scale, win, score, reward)

@@ -40,8 +40,8 @@ cdef enum:
 cdef inline void outcome(const EkState* d, int kind, double blend, double scale,
                          double* reward, double* win, double* score) noexcept nogil:
     """Per seat: win share (ties split, R20), final score, and the reward used by the tree."""
-    cdef int q, o, n = d.nplayers, nbest = 0
-    cdef double best = -1e9, other, sv
+    cdef int q, n = d.nplayers, nbest = 0
+    cdef double best = -1e9
     for q in range(n):
         score[q] = ek_score(d, q)
         if score[q] > best:
@@ -51,10 +51,20 @@ cdef inline void outcome(const EkState* d, int kind, double blend, double scale,
             nbest += 1
     for q in range(n):
         win[q] = (1.0 / nbest) if score[q] == best else 0.0
+    rewards(n, kind, blend, scale, win, score, reward)
+
+
+cdef inline void rewards(int n, int kind, double blend, double scale, const double* win,
+                         const double* score, double* reward) noexcept nogil:
+    """Per seat the reward the tree maximises, from its win share and (expected) final score:
+    the win share, the score margin over the best opponent through tanh, or a blend."""
+    cdef int q, o
+    cdef double other, sv
+    for q in range(n):
         if kind == REWARD_WIN:
             reward[q] = win[q]
             continue
-        other = -1e9
+        other = -1e300
         for o in range(n):
             if o != q and score[o] > other:
                 other = score[o]
