@@ -15,7 +15,7 @@ import click
 import numpy as np
 
 from search.bots import derive_seed
-from search.evaluation import Samples, fit, log_loss, save
+from search.evaluation import Samples, fit, how_made, log_loss, save
 from search.selfplay import play_and_sample
 
 
@@ -34,12 +34,13 @@ def main() -> None:
 def sample(players: int, games: int, spec: str, seed: int, first: int, out: str) -> None:
     """Play GAMES self-play games and keep their round starts."""
     parts = []
+    how = "python benchmarks/train_eval.py sample " + " ".join(sys.argv[2:])
     for g in range(first, first + games):
         parts.append(play_and_sample(players, spec, derive_seed(seed, players, g)))
         if (g + 1) % 10 == 0:
-            Samples.concat(parts).save(Path(out))
+            Samples.concat(parts).save(Path(out), how)
             click.echo(f"{g + 1 - first} games", err=True)
-    Samples.concat(parts).save(Path(out))
+    Samples.concat(parts).save(Path(out), how)
 
 
 @main.command("fit")
@@ -59,7 +60,8 @@ def fit_cmd(data: tuple[str, ...], ridge: float, out: str) -> None:
                    f"{np.log(n):.4f} for even odds ({len(test.players)} positions, "
                    f"{int((s.players == n).sum())} in all)")
     model = fit(s, ridge)
-    save(model, Path(out), "python benchmarks/train_eval.py " + " ".join(sys.argv[1:]))
+    save(model, Path(out), "python benchmarks/train_eval.py " + " ".join(sys.argv[1:]),
+         [how_made(Path(d)) or d for d in data])
 
 
 if __name__ == "__main__":

@@ -385,7 +385,7 @@ class GameSession:
         _, kwargs = parse_spec(LEVELS[level])
         iterations = max(kwargs.get("iterations", 0), HINT_FLOOR)
         result = analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
-                         seed=seed)
+                         seed=seed, params=kwargs)
         result["moves"].sort(key=lambda m: (-(m["win"] if m["win"] is not None else -1),
                                             -(m["score"] if m["score"] is not None else -1e9)))
         for m in result["moves"]:

@@ -9,9 +9,10 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.notation import action_text
 from ekonos.rules import Step
-from search.bots import ISMCTSBot, LEVELS, parse_spec
+from search.bots import ISMCTSBot
 
-DEFAULT_ITERATIONS = parse_spec(LEVELS[4])[1]["iterations"]
+#: The budget of a hint without one: 30 000 iterations (level 4's until issue 11 redefined it).
+DEFAULT_ITERATIONS = 30_000
 MAX_LINE = 1000     # decisions of an expected continuation
 #: The least iteration budget of a hint, and of each of its workers.  A card turn is searched as
 #: the card, then its use (group=1): the first iterations only try the cards (up to 6), so a
@@ -20,13 +21,15 @@ MIN_ITERATIONS = 10
 
 
 def analyse(state: State, iterations: int | None = None, seconds: float | None = None,
-            top: int = 3, workers: int = 1, seed: int = 0, line_length: int = 8) -> dict:
+            top: int = 3, workers: int = 1, seed: int = 0, line_length: int = 8,
+            params: dict | None = None) -> dict:
     """Search the position for the seat to move; the best `top` decisions, best first.
 
     Each move: canonical text, visits, expected win share, expected final score of the seat,
     and the expected continuation (the most visited line, as canonical texts).  The budget is
     `iterations` or `seconds` (not both); they and `workers` are checked like the `ismcts` bot's
-    parameters (finite, in range): EkonosError naming the one that is wrong."""
+    parameters (finite, in range): EkonosError naming the one that is wrong.  `params`: other
+    `ismcts` parameters (a level's, for the in-game hint), else the defaults."""
     if state.is_over():
         raise EkonosError("the game is over: there is nothing to advise")
     seat = state.to_move
@@ -47,9 +50,10 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
         raise EkonosError(f"iterations must be at least {MIN_ITERATIONS} for a hint, got "
                           f"{iterations} (fewer may not reach a single decision)")
     budget = {"iterations": iterations} if seconds is None else {"time": seconds}
-    bot = ISMCTSBot(workers=workers, **budget)   # SpecError (an EkonosError) if out of range
+    params = {k: v for k, v in (params or {}).items() if k not in ("iterations", "time", "workers")}
+    bot = ISMCTSBot(workers=workers, **params, **budget)   # SpecError (an EkonosError) if bad
     if iterations is not None and workers > iterations // MIN_ITERATIONS:   # each worker >= 10
-        bot = ISMCTSBot(workers=max(1, iterations // MIN_ITERATIONS), **budget)
+        bot = ISMCTSBot(workers=max(1, iterations // MIN_ITERATIONS), **params, **budget)
     view = state.view(seat)
     if view.count_legal() == 1:   # cannot happen after auto-play, but keep the answer honest
         only = view.nth_legal(0)

@@ -51,8 +51,10 @@ class Samples:
         return cls(*(np.concatenate([getattr(p, f) for p in parts])
                      for f in cls.__dataclass_fields__))
 
-    def save(self, path: Path) -> None:
-        np.savez_compressed(path, **{f: getattr(self, f) for f in self.__dataclass_fields__})
+    def save(self, path: Path, how: str = "") -> None:
+        """Write the arrays, and `how` (the command that made them), to a .npz file."""
+        np.savez_compressed(path, how=np.array(how),
+                            **{f: getattr(self, f) for f in self.__dataclass_fields__})
 
     @classmethod
     def load(cls, path: Path) -> Samples:
@@ -129,9 +131,23 @@ def log_loss(s: Samples, model: dict) -> float:
     return total / max(1, len(s.players))
 
 
-def save(model: dict, path: Path, how: str) -> None:
-    """Write the model as JSON with the command that made it."""
-    path.write_text(json.dumps({"how": how, **model}, indent=1) + "\n")
+def how_made(path: Path) -> str:
+    """The command that made a samples file (Samples.save)."""
+    with np.load(path) as z:
+        return str(z["how"]) if "how" in z else ""
+
+
+def save(model: dict, path: Path, how: str, data: list[str]) -> None:
+    """Write the model as JSON with the command that made it and those that made its data:
+    one line per (players, rounds left) row, so a retrained model diffs readably."""
+    def rows(table: list) -> str:
+        return ",\n".join("  [" + ",\n   ".join(json.dumps([round(x, 6) for x in r]) for r in n)
+                          + "]" for n in table)
+    path.write_text(
+        "{\n" + f' "how": {json.dumps(how)},\n "data": {json.dumps(data, indent=2)},\n'
+        f' "samples": {json.dumps(model["samples"])},\n "theta": [\n{rows(model["theta"])}\n ],\n'
+        ' "beta": [\n' + ",\n".join("  " + json.dumps([round(x, 6) for x in r])
+                                      for r in model["beta"]) + "\n ]\n}\n")
 
 
 def load(path: Path) -> tuple[list, list]:
