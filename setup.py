@@ -44,7 +44,7 @@ if not DEBUG and os.environ.get("EKONOS_PORTABLE") != "1" and cpu_has_popcnt():
     CFLAGS.append("-mpopcnt")
 MACROS = [] if DEBUG else [("NDEBUG", "1")]
 
-MODULES = ["ekonos._core", "search._ismcts"]
+MODULES = ["ekonos._core", "search._ismcts", "search._flat"]
 
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=CFLAGS,

@@ -25,7 +25,8 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
 from search import evaluation
-from search._ismcts import EVAL_MAX_ROUNDS, Searcher, flat_search
+from search._flat import flat_search
+from search._ismcts import EVAL_MAX_ROUNDS, Searcher
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, Bot,
                              BotParams, SpecError, always, define_level, define_named,
                              derive_seed, differs, format_spec, make_bot, param, parse_params,

@@ -8,7 +8,8 @@ import pytest
 
 from ekonos import State
 from ekonos.errors import EkonosError
-from search._ismcts import Searcher, flat_search
+from search._flat import flat_search
+from search._ismcts import Searcher
 from search.analysis import analyse
 from search.bots import ISMCTSBot, SpecError, make_bot, parse_spec
 from search.registry import MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS
