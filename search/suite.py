@@ -24,8 +24,11 @@ pooled visits reach `floor_share` of the pooled iterations (default 0.1%: 1,000 
 The value of a non-contender is taken as min(its own estimate, the lowest contender's value):
 the long search ranked it below every contender, so it is never credited more than the weakest
 of them, and its own figure only counts when it says worse.  A move the search never visited
-has the lowest contender's value.  The best move is the most visited one (the search's own
-choice, the best-measured figure); a move measured better than it loses nothing.
+has the lowest contender's value.  The best move is the contender of highest value (not the
+most visited: at a card step a card's visits are split over its spaces, so a card with a single
+use would win on visits alone).  The maximum of many noisy values is a little optimistic, by
+the same amount for every bot scored: the floor keeps each contender's noise to about 1.5
+points at the full budget.
 """
 from __future__ import annotations
 
@@ -226,7 +229,8 @@ def pool(partials: list[dict], floor_share: float) -> dict:
                                                                  m["move"]))
     tops = [max(p["moves"].items(), key=lambda kv: (kv[1][0], kv[0]))[0] for p in partials]
     return {"iterations": total, "seeds": len(partials),
-            "floor": max(1, math.ceil(floor_share * total)), "seed_best": tops, "moves": moves}
+            "floor": min(max(1, math.ceil(floor_share * total)), moves[0]["visits"]),
+            "seed_best": tops, "moves": moves}
 
 
 def reference_of(state: State, iterations: int, seeds: int, seed: int,

@@ -41,28 +41,36 @@ def check_spec(spec: str) -> None:
                           "only the view of the seat to move, so it cannot be scored on one")
 
 
+def contender_floor(reference: dict) -> int:
+    """Visits a move needs to be a contender (the most visited move always is one)."""
+    return min(reference["floor"], max(m["visits"] for m in reference["moves"]))
+
+
 def move_value(reference: dict, move: str) -> tuple[float, bool]:
     """(value 0-1, contender?) of `move` in a reference: its pooled win share when its visits
-    reach the reference's floor; else min(its win share, the lowest contender's); the lowest
+    reach the contender floor; else min(its win share, the lowest contender's); the lowest
     contender's when the search never visited it."""
-    floor = reference["floor"]
-    contenders = [m["win"] for m in reference["moves"] if m["visits"] >= floor]
-    lowest = min(contenders)
+    floor = contender_floor(reference)
+    lowest = min(m["win"] for m in reference["moves"] if m["visits"] >= floor)
     for m in reference["moves"]:
         if m["move"] == move:
             if m["visits"] >= floor:
                 return float(m["win"]), True
             return min(float(m["win"]), lowest), False
-    return lowest, False
+    return float(lowest), False
 
 
 def best_move(reference: dict) -> dict:
-    """The reference's best move: the most visited (the search's own choice)."""
-    return max(reference["moves"], key=lambda m: (m["visits"], m["win"]))
+    """The reference's best move: the contender of highest value (not the most visited: at a
+    card step the visits of a card are split over its spaces, so a card with one use would
+    win on visits alone)."""
+    floor = contender_floor(reference)
+    return max((m for m in reference["moves"] if m["visits"] >= floor),
+               key=lambda m: (m["win"], m["visits"]))
 
 
 def loss_of(reference: dict, move: str) -> tuple[float, bool]:
-    """(points of win share lost by `move`, contender?): best value − its value, at least 0."""
+    """(points of win share lost by `move`, contender?): best value − its value (>= 0)."""
     value, contender = move_value(reference, move)
     return max(0.0, 100.0 * (best_move(reference)["win"] - value)), contender
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from pathlib import Path
 
 import click
@@ -13,7 +12,7 @@ from rich.table import Table
 
 from cli.commands.progress import RunProgress
 from cli.errors import InputError, refuse_overwrite
-from cli.options import example, json_option, seed_option
+from cli.options import PLAYERS, example, json_option, seed_option
 from search.bots import MAX_ITERATIONS
 from search.suite import BuildParams, build_suite, load_suite, resume_suite
 from search.suite_score import SuiteScore, check_spec, score_suite
@@ -21,8 +20,18 @@ from search.suite_score import SuiteScore, check_spec, score_suite
 DEFAULT_FILE = Path("benchmarks/suite.json")
 
 
-def _command_line() -> str:
-    return "ekonos " + shlex.join(sys.argv[1:])
+def build_command(output: Path, p: BuildParams) -> str:
+    """The command that builds a suite with parameters `p` (recorded in the file)."""
+    counts = "" if p.players == BuildParams().players else \
+        "".join(f" -p {n}" for n in p.players)
+    return (f"ekonos suite build -o {shlex.quote(str(output))} --positions {p.positions} "
+            f"--iterations {p.iterations} --seeds {p.seeds}{counts} --seed {p.seed}")
+
+
+def run_command(path: Path, bots: tuple[str, ...], seed: int) -> str:
+    """The command that scores `bots` on the suite `path` (recorded in the JSON output)."""
+    return (f"ekonos suite run -f {shlex.quote(str(path))} "
+            + " ".join(f"--bot {shlex.quote(b)}" for b in bots) + f" --seed {seed} --json")
 
 
 @click.group(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
@@ -48,6 +57,8 @@ def suite() -> None:
               help="Reference search budget per seed and position.  [default: 500000]")
 @click.option("--seeds", type=click.IntRange(1, 64), default=None,
               help="Reference searches pooled per position.  [default: 2]")
+@click.option("--players", "-p", "players", type=PLAYERS, multiple=True, metavar="N",
+              help="Player counts of the games (repeat; default: 2 to 6).")
 @seed_option(help="Seed of the games, the draw of the positions and the searches.  "
                   "[default: 0]")
 @click.option("--resume", is_flag=True,
@@ -55,13 +66,16 @@ def suite() -> None:
 @click.option("--force", is_flag=True, help="Start FILE over if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def build(output: Path, positions: int | None, iterations: int | None, seeds: int | None,
-          seed: int | None, resume: bool, force: bool, quiet: bool) -> None:
+          players: tuple[int, ...], seed: int | None, resume: bool, force: bool,
+          quiet: bool) -> None:
     """Build a suite into FILE: self-play games at 2-6 players, positions drawn from every step
     and round (stored as the view of the seat to move), then each one searched SEEDS times with
     `baseline`'s parameters and ITERATIONS iterations, pooled.  The file is rewritten after
     every search: stop it at any time and continue with --resume."""
     given = {k: v for k, v in dict(positions=positions, iterations=iterations, seeds=seeds,
                                     seed=seed).items() if v is not None}
+    if players:
+        given["players"] = tuple(sorted(set(players)))
     if resume:
         if force:
             raise InputError("--resume continues FILE and --force starts it over: give one")
@@ -79,7 +93,7 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
         if not output.parent.is_dir() and str(output.parent):
             raise InputError(f"{output}: no folder {output.parent}")
         with RunProgress(0, quiet, label="games, then searches") as bar:
-            done = build_suite(params, output, _command_line(),
+            done = build_suite(params, output, build_command(output, params),
                                lambda phase, d, t: bar.update(d, total=t))
     click.echo(f"{output}: {len(done.complete())} of {len(done.positions)} positions with "
                f"references.", err=quiet)
@@ -116,7 +130,7 @@ def run(path: Path, bots: tuple[str, ...], seed: int, as_json: bool, quiet: bool
             scores.append(score_suite(data, spec, seed,
                                       lambda d, t, base=base: bar.update(base + d)))
     if as_json:
-        click.echo(json.dumps({"suite": str(path), "command": _command_line(),
+        click.echo(json.dumps({"suite": str(path), "command": run_command(path, bots, seed),
                                "positions": len(data.complete()),
                                "of": len(data.positions), "seed": seed,
                                "bots": [s.to_dict() for s in scores]}, indent=2))
