@@ -2,8 +2,10 @@
 search/suite_score.py scores bots on it); this module only reads options and prints."""
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -14,7 +16,8 @@ from cli.commands.progress import RunProgress
 from cli.errors import InputError, refuse_overwrite
 from cli.options import PLAYERS, example, json_option, seed_option
 from search.bots import MAX_ITERATIONS
-from search.suite import BuildParams, build_suite, load_suite, resume_suite
+from search.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
+                          resume_suite)
 from search.suite_score import SuiteScore, check_spec, score_suite
 
 DEFAULT_FILE = Path("benchmarks/suite.json")
@@ -26,6 +29,27 @@ def build_command(output: Path, p: BuildParams) -> str:
         "".join(f" -p {n}" for n in p.players)
     return (f"ekonos suite build -o {shlex.quote(str(output))} --positions {p.positions} "
             f"--iterations {p.iterations} --seeds {p.seeds}{counts} --seed {p.seed}")
+
+
+@contextlib.contextmanager
+def _stopped(output: Path) -> Iterator[None]:
+    """Ctrl-C during the searches: say how to continue (exit status 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        data = load_suite(output)
+        click.echo(f"Stopped: {len(data.complete())} of {len(data.positions)} positions with "
+                   f"references in {output}; continue with: ekonos suite build -o "
+                   f"{shlex.quote(str(output))} --resume", err=True)
+        raise click.exceptions.Exit(130) from None
+
+
+def save_suite(data: Suite, output: Path) -> None:
+    """Write the suite; a failure names OUTPUT (not a temporary file)."""
+    try:
+        data.save(output)
+    except OSError as e:
+        raise InputError(f"{output}: cannot write: {e.strerror or e}") from None
 
 
 def run_command(path: Path, bots: tuple[str, ...], seed: int) -> str:
@@ -85,16 +109,19 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
             raise InputError(f"{output} was built with other parameters ("
                              + ", ".join(f"--{k} {getattr(current, k)}" for k in changed)
                              + "); --resume takes them from the file")
-        with RunProgress(0, quiet, label="searches") as bar:
+        with RunProgress(0, quiet, label="searches") as bar, _stopped(output):
             done = resume_suite(output, lambda d, t: bar.update(d, total=t))
     else:
         refuse_overwrite(output, force)
         params = BuildParams(**given)
         if not output.parent.is_dir() and str(output.parent):
             raise InputError(f"{output}: no folder {output.parent}")
-        with RunProgress(0, quiet, label="games, then searches") as bar:
-            done = build_suite(params, output, build_command(output, params),
-                               lambda phase, d, t: bar.update(d, total=t))
+        with RunProgress(0, quiet, label="games") as bar:
+            done = new_suite(params, build_command(output, params),
+                             lambda d, t: bar.update(d, total=t))
+        save_suite(done, output)
+        with RunProgress(0, quiet, label="searches") as bar, _stopped(output):
+            fill_references(done, output, lambda d, t: bar.update(d, total=t))
     click.echo(f"{output}: {len(done.complete())} of {len(done.positions)} positions with "
                f"references.", err=quiet)
 
