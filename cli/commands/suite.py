@@ -14,7 +14,7 @@ from rich.table import Table
 
 from cli.commands.progress import RunProgress
 from cli.errors import InputError, refuse_overwrite
-from cli.options import PLAYERS, example, json_option, seed_option
+from cli.options import example, json_option, player_counts_option, seed_option
 from search.bots import MAX_ITERATIONS
 from search.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
                           resume_suite)
@@ -81,8 +81,7 @@ def suite() -> None:
               help="Reference search budget per seed and position.  [default: 500000]")
 @click.option("--seeds", type=click.IntRange(1, 64), default=None,
               help="Reference searches pooled per position.  [default: 2]")
-@click.option("--players", "-p", "players", type=PLAYERS, multiple=True, metavar="N",
-              help="Player counts of the games (repeat; default: 2 to 6).")
+@player_counts_option("Player counts of the games (repeat; default: 2 to 6).")
 @seed_option(help="Seed of the games, the draw of the positions and the searches.  "
                   "[default: 0]")
 @click.option("--resume", is_flag=True,
