@@ -21,6 +21,8 @@ from search.suite import (BuildParams, Suite, fill_references, load_suite, new_s
 from search.suite_score import SuiteScore, check_spec, score_suite
 
 DEFAULT_FILE = Path("benchmarks/suite.json")
+#: Width of the tables when the output is not a terminal.
+WIDE = 140
 
 
 def build_command(output: Path, p: BuildParams) -> str:
@@ -148,6 +150,8 @@ def run(path: Path, bots: tuple[str, ...], seed: int, as_json: bool, quiet: bool
         raise InputError(f"{path}: no position has its reference yet (finish it with "
                          f"`ekonos suite build -o {path} --resume`)")
     console = Console(highlight=False, stderr=as_json)
+    if not console.is_terminal:             # a file or a pipe: the tables at their width
+        console = Console(highlight=False, stderr=as_json, width=WIDE)
     scores: list[SuiteScore] = []
     total = len(bots) * len(data.complete())
     with RunProgress(total, quiet, label="decisions") as bar:
@@ -162,19 +166,37 @@ def run(path: Path, bots: tuple[str, ...], seed: int, as_json: bool, quiet: bool
                                "bots": [s.to_dict() for s in scores]}, indent=2))
         return
     console.print(score_table(scores, len(data.complete()), len(data.positions)))
+    console.print(breakdown_table(scores, "players", "by player count"))
+    console.print(breakdown_table(scores, "step", "by step"))
 
 
 def score_table(scores: list[SuiteScore], n: int, of: int) -> Table:
     """The people's table: one row per bot."""
     t = Table(title=f"Position suite: {n} positions" + (f" (of {of})" if n != of else ""),
               title_justify="left")
-    for col in ("bot", "mean loss", "95% interval", "gifts", "95% interval", "best move",
+    for col in ("bot", "mean loss [95%]", "gifts [95%]", "best move", "few-visit picks",
                 "think (median)"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for s in scores:
         g = s.overall
-        t.add_row(s.spec, f"{g.mean_loss:.2f}", f"{g.loss_low:.2f}-{g.loss_high:.2f}",
-                  f"{100 * g.gift_rate:.1f}%",
-                  f"{100 * g.gift_low:.1f}-{100 * g.gift_high:.1f}%",
-                  f"{100 * g.best_rate:.0f}%", f"{s.think_median * 1000:.0f} ms")
+        t.add_row(s.spec, f"{g.mean_loss:.2f} [{g.loss_low:.2f}, {g.loss_high:.2f}]",
+                  f"{100 * g.gift_rate:.1f}% [{100 * g.gift_low:.1f}, {100 * g.gift_high:.1f}]",
+                  f"{100 * g.best_rate:.0f}%", str(g.off_reference),
+                  f"{s.think_median * 1000:.0f} ms")
+    return t
+
+
+def breakdown_table(scores: list[SuiteScore], by: str, title: str) -> Table:
+    """Mean loss and gift rate of each bot per player count (`by="players"`) or per step."""
+    groups = [s.by_players if by == "players" else s.by_step for s in scores]
+    keys = list(dict.fromkeys(k for g in groups for k in g))
+    t = Table(title=f"Mean loss (gifts) {title}", title_justify="left")
+    t.add_column("bot", overflow="fold")
+    for k in keys:
+        n = max(g[k].positions for g in groups if k in g)
+        t.add_column(f"{k}p\n({n})" if by == "players" else f"{k}\n({n})", justify="right",
+                     no_wrap=True)
+    for s, g in zip(scores, groups):
+        t.add_row(s.spec, *(f"{g[k].mean_loss:.1f} ({100 * g[k].gift_rate:.0f}%)" if k in g
+                            else "" for k in keys))
     return t
