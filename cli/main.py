@@ -17,6 +17,7 @@ from cli.commands.positions import apply, new, show
 from cli.commands.review import review
 from cli.commands.rules import rules
 from cli.commands.serve import serve
+from cli.commands.suite import suite
 from cli.errors import EkonosGroup
 from cli.options import example
 
@@ -37,7 +38,7 @@ def main() -> None:
     """
 
 
-for _command in (new, show, apply, play, arena, hint, ladder, review, rules, serve):
+for _command in (new, show, apply, play, arena, hint, ladder, review, rules, serve, suite):
     main.add_command(_command)
 
 if __name__ == "__main__":

@@ -60,6 +60,11 @@ def players_option(help: str = f"Number of players, {MIN_PLAYERS}-{MAX_PLAYERS}.
     return click.option("--players", "-p", type=PLAYERS, required=True, help=help)
 
 
+def player_counts_option(help: str) -> Decorator:
+    """`--players/-p N`, repeatable (the counts arrive as a tuple, empty when not given)."""
+    return click.option("--players", "-p", type=PLAYERS, multiple=True, metavar="N", help=help)
+
+
 def level_option(default: int | None = None, help: str | None = None) -> Decorator:
     """`--level K`: an AI strength of search.bots.LEVELS (out of range: a usage error)."""
     return click.option("--level", type=LEVEL, default=default, metavar=f"{LEVEL.min}-{LEVEL.max}",

@@ -1,0 +1,202 @@
+"""`ekonos suite build|run`: the position suite of issue 11 (search/suite.py builds it,
+search/suite_score.py scores bots on it); this module only reads options and prints."""
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cli.commands.progress import RunProgress
+from cli.errors import InputError, refuse_overwrite
+from cli.options import example, json_option, player_counts_option, seed_option
+from search.bots import MAX_ITERATIONS
+from search.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
+                          resume_suite)
+from search.suite_score import SuiteScore, check_spec, score_suite
+
+DEFAULT_FILE = Path("benchmarks/suite.json")
+#: Width of the tables when the output is not a terminal.
+WIDE = 140
+
+
+def build_command(output: Path, p: BuildParams) -> str:
+    """The command that builds a suite with parameters `p` (recorded in the file)."""
+    counts = "" if p.players == BuildParams().players else \
+        "".join(f" -p {n}" for n in p.players)
+    return (f"ekonos suite build -o {shlex.quote(str(output))} --positions {p.positions} "
+            f"--iterations {p.iterations} --seeds {p.seeds}{counts} --seed {p.seed}")
+
+
+@contextlib.contextmanager
+def _stopped(output: Path) -> Iterator[None]:
+    """Ctrl-C during the searches: say how to continue (exit status 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        data = load_suite(output)
+        click.echo(f"Stopped: {len(data.complete())} of {len(data.positions)} positions with "
+                   f"references in {output}; continue with: ekonos suite build -o "
+                   f"{shlex.quote(str(output))} --resume", err=True)
+        raise click.exceptions.Exit(130) from None
+
+
+def save_suite(data: Suite, output: Path) -> None:
+    """Write the suite; a failure names OUTPUT (not a temporary file)."""
+    try:
+        data.save(output)
+    except OSError as e:
+        raise InputError(f"{output}: cannot write: {e.strerror or e}") from None
+
+
+def run_command(path: Path, bots: tuple[str, ...], seed: int) -> str:
+    """The command that scores `bots` on the suite `path` (recorded in the JSON output)."""
+    return (f"ekonos suite run -f {shlex.quote(str(path))} "
+            + " ".join(f"--bot {shlex.quote(b)}" for b in bots) + f" --seed {seed} --json")
+
+
+@click.group(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
+                            "--iterations 500000 --seeds 2",
+                            "ekonos suite run --bot level3 --bot baseline"))
+def suite() -> None:
+    """The position suite: positions from varied games, each with reference values of every
+    move from a long search of the seat's view; a bot's score on it is its mean loss of win
+    share against the best move and its rate of gifts (moves losing 10 points or more).
+
+    `build` draws the positions and computes the references (hours: it can be stopped and
+    resumed); `run` scores bots on a built suite (minutes)."""
+
+
+@suite.command(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
+                              "--iterations 500000 --seeds 2",
+                              "ekonos suite build -o benchmarks/suite.json --resume"))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, metavar="FILE", help="The suite file to write (JSON).")
+@click.option("--positions", "-n", type=click.IntRange(1, 100_000), default=None,
+              help="Positions in the suite, shared by the player counts.  [default: 200]")
+@click.option("--iterations", "-i", type=click.IntRange(10, MAX_ITERATIONS), default=None,
+              help="Reference search budget per seed and position.  [default: 500000]")
+@click.option("--seeds", type=click.IntRange(1, 64), default=None,
+              help="Reference searches pooled per position.  [default: 2]")
+@player_counts_option("Player counts of the games (repeat; default: 2 to 6).")
+@seed_option(help="Seed of the games, the draw of the positions and the searches.  "
+                  "[default: 0]")
+@click.option("--resume", is_flag=True,
+              help="Continue the interrupted build of FILE (its own parameters).")
+@click.option("--force", is_flag=True, help="Start FILE over if it exists.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+def build(output: Path, positions: int | None, iterations: int | None, seeds: int | None,
+          players: tuple[int, ...], seed: int | None, resume: bool, force: bool,
+          quiet: bool) -> None:
+    """Build a suite into FILE: self-play games at 2-6 players, positions drawn from every step
+    and round (stored as the view of the seat to move), then each one searched SEEDS times with
+    `baseline`'s parameters and ITERATIONS iterations, pooled.  The file is rewritten after
+    every search: stop it at any time and continue with --resume."""
+    given = {k: v for k, v in dict(positions=positions, iterations=iterations, seeds=seeds,
+                                    seed=seed).items() if v is not None}
+    if players:
+        given["players"] = tuple(sorted(set(players)))
+    if resume:
+        if force:
+            raise InputError("--resume continues FILE and --force starts it over: give one")
+        current = load_suite(output).params
+        changed = [k for k, v in given.items() if getattr(current, k) != v]
+        if changed:
+            raise InputError(f"{output} was built with other parameters ("
+                             + ", ".join(f"--{k} {getattr(current, k)}" for k in changed)
+                             + "); --resume takes them from the file")
+        with RunProgress(0, quiet, label="searches") as bar, _stopped(output):
+            done = resume_suite(output, lambda d, t: bar.update(d, total=t))
+    else:
+        refuse_overwrite(output, force)
+        params = BuildParams(**given)
+        if not output.parent.is_dir() and str(output.parent):
+            raise InputError(f"{output}: no folder {output.parent}")
+        with RunProgress(0, quiet, label="games") as bar:
+            done = new_suite(params, build_command(output, params),
+                             lambda d, t: bar.update(d, total=t))
+        save_suite(done, output)
+        with RunProgress(0, quiet, label="searches") as bar, _stopped(output):
+            fill_references(done, output, lambda d, t: bar.update(d, total=t))
+    click.echo(f"{output}: {len(done.complete())} of {len(done.positions)} positions with "
+               f"references.", err=quiet)
+
+
+@suite.command(epilog=example("ekonos suite run --bot level3 --bot baseline",
+                              "ekonos suite run -f benchmarks/suite.json --bot "
+                              "ismcts:iterations=3000,group=2 --json > result.json"))
+@click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
+              default=DEFAULT_FILE, show_default=True, help="The suite file.")
+@click.option("--bot", "-b", "bots", multiple=True, required=True, metavar="SPEC",
+              help="A bot to score (a spec as the arena takes it; repeat for several).")
+@seed_option(default=0, help="Seed of the bots' decisions.")
+@json_option("Print the scores as JSON (per bot: loss, gifts, think time, breakdowns).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+def run(path: Path, bots: tuple[str, ...], seed: int, as_json: bool, quiet: bool) -> None:
+    """Score bots on a suite: each decides every position from the seat's view at a fixed seed;
+    its loss is the best move's reference value minus the chosen move's, in points of win
+    share (0-100), a gift a loss of 10 or more.  Per bot: the mean loss with its 95% interval,
+    the gift rate (Wilson interval), how often it chose the reference's best move, the median
+    think time, and the same by player count and by step."""
+    for spec in bots:
+        check_spec(spec)
+    data = load_suite(path)
+    if not data.complete():
+        raise InputError(f"{path}: no position has its reference yet (finish it with "
+                         f"`ekonos suite build -o {path} --resume`)")
+    console = Console(highlight=False, stderr=as_json)
+    if not console.is_terminal:             # a file or a pipe: the tables at their width
+        console = Console(highlight=False, stderr=as_json, width=WIDE)
+    scores: list[SuiteScore] = []
+    total = len(bots) * len(data.complete())
+    with RunProgress(total, quiet, label="decisions") as bar:
+        for i, spec in enumerate(bots):
+            base = i * len(data.complete())
+            scores.append(score_suite(data, spec, seed,
+                                      lambda d, t, base=base: bar.update(base + d)))
+    if as_json:
+        click.echo(json.dumps({"suite": str(path), "command": run_command(path, bots, seed),
+                               "positions": len(data.complete()),
+                               "of": len(data.positions), "seed": seed,
+                               "bots": [s.to_dict() for s in scores]}, indent=2))
+        return
+    console.print(score_table(scores, len(data.complete()), len(data.positions)))
+    console.print(breakdown_table(scores, "players", "by player count"))
+    console.print(breakdown_table(scores, "step", "by step"))
+
+
+def score_table(scores: list[SuiteScore], n: int, of: int) -> Table:
+    """The people's table: one row per bot."""
+    t = Table(title=f"Position suite: {n} positions" + (f" (of {of})" if n != of else ""),
+              title_justify="left")
+    for col in ("bot", "mean loss [95%]", "gifts [95%]", "best move", "few-visit picks",
+                "think (median)"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for s in scores:
+        g = s.overall
+        t.add_row(s.spec, f"{g.mean_loss:.2f} [{g.loss_low:.2f}, {g.loss_high:.2f}]",
+                  f"{100 * g.gift_rate:.1f}% [{100 * g.gift_low:.1f}, {100 * g.gift_high:.1f}]",
+                  f"{100 * g.best_rate:.0f}%", str(g.off_reference),
+                  f"{s.think_median * 1000:.0f} ms")
+    return t
+
+
+def breakdown_table(scores: list[SuiteScore], by: str, title: str) -> Table:
+    """Mean loss and gift rate of each bot per player count (`by="players"`) or per step."""
+    groups = [s.by_players if by == "players" else s.by_step for s in scores]
+    keys = list(dict.fromkeys(k for g in groups for k in g))
+    t = Table(title=f"Mean loss (gifts) {title}", title_justify="left")
+    t.add_column("bot", overflow="fold")
+    for k in keys:
+        n = max(g[k].positions for g in groups if k in g)
+        t.add_column(f"{k}p\n({n})" if by == "players" else f"{k}\n({n})", justify="right",
+                     no_wrap=True)
+    for s, g in zip(scores, groups):
+        t.add_row(s.spec, *(f"{g[k].mean_loss:.1f} ({100 * g[k].gift_rate:.0f}%)" if k in g
+                            else "" for k in keys))
+    return t
