@@ -46,20 +46,24 @@ def sample(players: int, games: int, spec: str, seed: int, first: int, out: str)
 @main.command("fit")
 @click.argument("data", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @click.option("--ridge", type=float, default=1.0, show_default=True)
+@click.option("--players", "-p", "players", type=click.IntRange(2, 6), multiple=True,
+              help="Player counts the model scores (default: all with data); the search "
+                   "plays the others' playouts to the end.")
 @click.option("-o", "out", type=click.Path(dir_okay=False), required=True)
-def fit_cmd(data: tuple[str, ...], ridge: float, out: str) -> None:
+def fit_cmd(data: tuple[str, ...], ridge: float, players: tuple[int, ...], out: str) -> None:
     """Fit the model on the samples in DATA files."""
     s = Samples.concat([Samples.load(Path(d)) for d in data])
     rng = np.random.default_rng(0)
     held = rng.random(len(s.players)) < 0.1
     pick = lambda rows: Samples(*(getattr(s, f)[rows] for f in Samples.__dataclass_fields__))
-    model = fit(pick(~held), ridge)
-    for n in sorted(set(s.players.tolist())):
+    players = players or (2, 3, 4, 5, 6)
+    model = fit(pick(~held), ridge, players)
+    for n in sorted(set(s.players.tolist()) & set(players)):
         test = pick(held & (s.players == n))
         click.echo(f"{n} players: held-out log loss {log_loss(test, model):.4f} against "
                    f"{np.log(n):.4f} for even odds ({len(test.players)} positions, "
                    f"{int((s.players == n).sum())} in all)")
-    model = fit(s, ridge)
+    model = fit(s, ridge, players)
     save(model, Path(out), "python benchmarks/train_eval.py " + " ".join(sys.argv[1:]),
          [how_made(Path(d)) or d for d in data])
 

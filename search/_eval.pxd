@@ -65,6 +65,13 @@ cdef inline int rounds_left(const EkState* d) noexcept nogil:
     return ek_tables().rounds[d.nplayers] - d.round + 1
 
 
+cdef inline bint has_cell(const EvalModel* model, const EkState* d, int cut) noexcept nogil:
+    """Does the model score the start of round `cut` of d's game?  (A model may leave out a
+    player count: its playouts then run to the end.)"""
+    cdef int r = ek_tables().rounds[d.nplayers] - cut + 1
+    return 1 <= r <= MAX_ROUNDS and model.beta[d.nplayers][r] > 0
+
+
 cdef inline void evaluate(const EkState* d, const EvalModel* model, int kind, double blend,
                           double scale, double* reward, double* win, double* score) noexcept nogil:
     """Per seat, as `outcome` of a finished game: the expected win share, the expected final

@@ -37,7 +37,7 @@ from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determiniz
                            STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_BUY, SOLD_UNDOABLE)
 from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
 from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
-from search._eval cimport EvalModel, NFEAT, MAX_ROUNDS, company_features, evaluate
+from search._eval cimport EvalModel, NFEAT, MAX_ROUNDS, company_features, evaluate, has_cell
 
 cdef enum:
     GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
@@ -315,6 +315,8 @@ cdef class Searcher:
                 self.decisions_simulated += 1
         if self.horizon > 0:
             cut = self.root.round + self.horizon
+            if not has_cell(&self.model, &d, cut):     # no model there: play to the end
+                cut = 0
         if self.table.p > 0 and self.policy == POLICY_LIGHT:
             self.decisions_simulated += mast_playout(&self.table, &d, self.rng, cut)
         else:

@@ -70,12 +70,14 @@ def expected_scores(s: Samples, theta: np.ndarray) -> np.ndarray:
     return s.coins + np.einsum("nqc,nc->nq", s.shares, value)
 
 
-def fit(s: Samples, ridge: float = 1.0) -> dict:
+def fit(s: Samples, ridge: float = 1.0, players: tuple[int, ...] = (2, 3, 4, 5, 6)) -> dict:
     """The model fitted on `s`: theta by ridge regression of each company's growth to the end,
-    beta by maximum likelihood of the win shares.  Cells (n, r) without data keep zeros."""
+    beta by maximum likelihood of the win shares.  Cells (n, r) without data, and player counts
+    not in `players`, keep zeros: a search does not cut its playouts there."""
     theta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1, EVAL_FEATURES))
     beta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1))
     counts = {}
+    s = Samples(*(getattr(s, f)[np.isin(s.players, players)] for f in Samples.__dataclass_fields__))
     for n in range(2, MAXP + 1):
         for r in range(1, EVAL_MAX_ROUNDS + 1):
             rows = (s.players == n) & (s.rounds_left == r)

@@ -30,14 +30,30 @@ def searcher(horizon: int) -> Searcher:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_the_shipped_model_has_a_cell_for_every_evaluated_round(players):
+def test_the_shipped_model_scores_every_round_of_a_player_count_or_none(players):
     theta, beta = evaluation.model()
     rounds = State.new(players, seed=1).rounds
-    for r in range(1, rounds):          # a cut happens at a round's start, never the first's
-        assert beta[players][r] > 0, (players, r)
-        assert len(theta[players][r]) == EVAL_FEATURES
+    cells = [beta[players][r] > 0 for r in range(1, rounds)]   # cuts: at a round's start
+    assert all(cells) or not any(cells), (players, cells)
+    assert all(len(theta[players][r]) == EVAL_FEATURES for r in range(1, rounds))
     data = json.loads(evaluation.MODEL_PATH.read_text())
-    assert "train_eval.py" in data["how"]
+    assert "train_eval.py" in data["how"] and all("train_eval.py sample" in d for d in data["data"])
+    assert beta[2][1] > 0                               # 2 players: the arena-tested count
+
+
+def test_without_a_cell_for_the_player_count_playouts_run_to_the_end():
+    st = played(4, seed=8, rounds=0)
+    view = st.view(st.to_move)
+    theta, beta = evaluation.model()
+    results = []
+    for horizon, keep in ((0, beta), (1, [[0.0] * len(row) for row in beta]), (1, beta)):
+        s = ISMCTSBot(iterations=600, horizon=horizon).searcher()
+        s.set_model(theta, keep)
+        s.run(view, st.to_move, iterations=600, seed=4)
+        results.append((s.decisions_simulated, s.root_moves()))
+    assert results[1] == results[0]                    # no cell: the same search as horizon=0
+    if beta[4][2] > 0:
+        assert results[2][0] < results[0][0]           # a cell: playouts cut short
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
