@@ -134,13 +134,21 @@ cdef class Searcher:
 
     def set_model(self, theta, beta):
         """The learned evaluation's weights: theta[players][rounds left] (NFEAT numbers each,
-        players 0-MAXP, rounds left 0-MAX_ROUNDS) and beta[players][rounds left]."""
+        players 0-MAXP, rounds left 0-MAX_ROUNDS) and beta[players][rounds left], beta >= 0.
+        Checked (ValueError, the model unchanged): a NaN reward would make selection read
+        outside the tree."""
+        cdef EvalModel m
         cdef int n, r, k
         for n in range(MAXP + 1):
             for r in range(MAX_ROUNDS + 1):
                 for k in range(NFEAT):
-                    self.model.theta[n][r][k] = theta[n][r][k]
-                self.model.beta[n][r] = beta[n][r]
+                    m.theta[n][r][k] = theta[n][r][k]
+                    if not isfinite(m.theta[n][r][k]):
+                        raise ValueError(f"theta[{n}][{r}][{k}] is not a finite number")
+                m.beta[n][r] = beta[n][r]
+                if not (isfinite(m.beta[n][r]) and 0 <= m.beta[n][r] <= 100):
+                    raise ValueError(f"beta[{n}][{r}] must be from 0 to 100")
+        self.model = m
 
     def evaluate(self, CoreState view):
         """The learned evaluation of a position (as at a playout's cut): per seat the expected

@@ -156,3 +156,18 @@ def test_round_starts_of_a_self_play_game():
     assert np.allclose(s.win.sum(axis=1), 1) and (s.win[:, 3:] == 0).all()
     assert (s.final_value == s.final_value[0]).all()    # one game: one ending
     assert (s.coins[:, :3] > 0).all()
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0])
+def test_a_model_with_a_bad_number_is_refused(bad):
+    theta, beta = evaluation.model()
+    s = searcher(1)
+    broken = [list(row) for row in beta]
+    broken[2] = [bad] * len(broken[2])
+    with pytest.raises(ValueError, match="beta"):
+        s.set_model(theta, broken)
+    if bad != -1.0:
+        worse = [[list(cell) for cell in n] for n in theta]
+        worse[4][1][3] = bad
+        with pytest.raises(ValueError, match="theta"):
+            s.set_model(worse, beta)
