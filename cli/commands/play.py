@@ -385,8 +385,9 @@ def _levels_text() -> str:
         name, kw = parse_spec(spec)
         if name == "ismcts" and "iterations" in kw:
             it = kw["iterations"]
-            out.append(f"{k} ISMCTS {it // 1000}k iterations" if it % 1000 == 0
-                       else f"{k} ISMCTS {it} iterations")
+            text = f"{it // 1000}k" if it % 1000 == 0 else f"{it}"
+            learned = " + learned evaluation" if kw.get("horizon") else ""
+            out.append(f"{k} ISMCTS {text} iterations{learned}")
         else:
             out.append(f"{k} {name}")
     return ", ".join(out)
