@@ -90,6 +90,7 @@ cdef class Searcher:
     cdef Mast table                     # MAST statistics of this search (_mast.pxd)
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
     cdef public bint plain              # never a buy back that undoes this turn's sale
+    cdef public bint cut_leaf           # horizon counted from the leaf's round, not the root's
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
 
     def __cinit__(self):
@@ -131,6 +132,7 @@ cdef class Searcher:
         self.mast = 0.0
         self.horizon = 0
         self.plain = 0
+        self.cut_leaf = 0
 
     def set_model(self, theta, beta):
         """The learned evaluation's weights: theta[players][rounds left] (NFEAT numbers each,
@@ -322,7 +324,7 @@ cdef class Searcher:
                 ek_apply(&d, a)
                 self.decisions_simulated += 1
         if self.horizon > 0:
-            cut = self.root.round + self.horizon
+            cut = (d.round if self.cut_leaf else self.root.round) + self.horizon
             if not has_cell(&self.model, &d, cut):     # no model there: play to the end
                 cut = 0
         if self.table.p > 0 and self.policy == POLICY_LIGHT:

