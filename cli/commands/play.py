@@ -386,7 +386,8 @@ def _levels_text() -> str:
         if name == "ismcts" and "iterations" in kw:
             it = kw["iterations"]
             text = f"{it // 1000}k" if it % 1000 == 0 else f"{it}"
-            learned = " + learned evaluation" if kw.get("horizon") else ""
+            learned = "" if not kw.get("horizon") else " + learned evaluation" + (
+                " at each playout's next round" if kw.get("cut") == "leaf" else "")
             out.append(f"{k} ISMCTS {text} iterations{learned}")
         else:
             out.append(f"{k} {name}")
