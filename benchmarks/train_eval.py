@@ -55,11 +55,10 @@ def fit_cmd(data: tuple[str, ...], ridge: float, players: tuple[int, ...], out: 
     s = Samples.concat([Samples.load(Path(d)) for d in data])
     rng = np.random.default_rng(0)
     held = rng.random(len(s.players)) < 0.1
-    pick = lambda rows: Samples(*(getattr(s, f)[rows] for f in Samples.__dataclass_fields__))
     players = players or (2, 3, 4, 5, 6)
-    model = fit(pick(~held), ridge, players)
+    model = fit(s.subset(~held), ridge, players)
     for n in sorted(set(s.players.tolist()) & set(players)):
-        test = pick(held & (s.players == n))
+        test = s.subset(held & (s.players == n))
         click.echo(f"{n} players: held-out log loss {log_loss(test, model):.4f} against "
                    f"{np.log(n):.4f} for even odds ({len(test.players)} positions, "
                    f"{int((s.players == n).sum())} in all)")

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, company_features_of
+from ekonos.rules import MAX_TILES, NUM_COMPANIES
+from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS
 
-NCOMP = 6
-MAXP = 6
+NCOMP = NUM_COMPANIES
+MAXP = 6                # seats of the arrays (R2: at most 6 players)
 #: The shipped model (package data).
 MODEL_PATH = Path(__file__).with_name("eval_model.json")
 
@@ -45,6 +46,10 @@ class Samples:
     shares: np.ndarray       # (N, 6, 6) [seat][company]
     final_value: np.ndarray  # (N, 6) each company's tiles at the end
     win: np.ndarray          # (N, 6) each seat's win share at the end
+
+    def subset(self, rows: np.ndarray) -> Samples:
+        """The samples of the rows a boolean mask selects."""
+        return Samples(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
 
     @classmethod
     def concat(cls, parts: list[Samples]) -> Samples:
@@ -66,7 +71,7 @@ def expected_scores(s: Samples, theta: np.ndarray) -> np.ndarray:
     """(N, 6) each seat's expected final score under company-value weights theta[n][r]."""
     th = theta[s.players, s.rounds_left]                       # (N, F)
     value = s.features[:, :, 1] + np.einsum("ncf,nf->nc", s.features, th)
-    value = np.clip(value, 0, 10)
+    value = np.clip(value, 0, MAX_TILES)
     return s.coins + np.einsum("nqc,nc->nq", s.shares, value)
 
 
@@ -77,26 +82,18 @@ def fit(s: Samples, ridge: float = 1.0, players: tuple[int, ...] = (2, 3, 4, 5, 
     theta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1, EVAL_FEATURES))
     beta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1))
     counts = {}
-    s = Samples(*(getattr(s, f)[np.isin(s.players, players)] for f in Samples.__dataclass_fields__))
-    for n in range(2, MAXP + 1):
+    reg = ridge * np.eye(EVAL_FEATURES)
+    reg[0, 0] = 0.0                                     # the constant is not shrunk
+    for n in sorted(players):
         for r in range(1, EVAL_MAX_ROUNDS + 1):
-            rows = (s.players == n) & (s.rounds_left == r)
-            if not rows.any():
+            part = s.subset((s.players == n) & (s.rounds_left == r))
+            if not len(part.players):
                 continue
-            counts[f"{n}p r{r}"] = int(rows.sum())
-            X = s.features[rows].reshape(-1, EVAL_FEATURES)
-            y = (s.final_value[rows] - s.features[rows][:, :, 1]).reshape(-1)
-            reg = ridge * np.eye(EVAL_FEATURES)
-            reg[0, 0] = 0.0
+            counts[f"{n}p r{r}"] = len(part.players)
+            X = part.features.reshape(-1, EVAL_FEATURES)
+            y = (part.final_value - part.features[:, :, 1]).reshape(-1)
             theta[n, r] = np.linalg.solve(X.T @ X + reg, X.T @ y)
-    sub_theta = theta
-    for n in range(2, MAXP + 1):
-        for r in range(1, EVAL_MAX_ROUNDS + 1):
-            rows = (s.players == n) & (s.rounds_left == r)
-            if not rows.any():
-                continue
-            part = Samples(*(getattr(s, f)[rows] for f in Samples.__dataclass_fields__))
-            score = expected_scores(part, sub_theta)[:, :n]
+            score = expected_scores(part, theta)[:, :n]    # reads only cell (n, r)
             beta[n, r] = _fit_beta(score - score.max(axis=1, keepdims=True), part.win[:, :n])
     return {"theta": theta.tolist(), "beta": beta.tolist(), "samples": counts}
 

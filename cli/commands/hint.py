@@ -14,15 +14,12 @@ from cli.errors import load_position
 from cli.options import FiniteFloatRange, example, json_option, seed_option
 from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse
 
-#: The budget without --iterations or --time.
-_DEFAULT_ITERATIONS = DEFAULT_ITERATIONS
-
 
 @click.command(epilog=example("ekonos hint game.json",
                               "ekonos hint game.json --iterations 50000 --top 5 --json"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--iterations", "-i", type=click.IntRange(MIN_ITERATIONS), default=None,
-              help=f"Iteration budget (default {_DEFAULT_ITERATIONS}).")
+              help=f"Iteration budget (default {DEFAULT_ITERATIONS}).")
 @click.option("--time", "-t", "seconds", type=FiniteFloatRange(0, min_open=True), default=None,
               help="Think for this many seconds instead (not reproducible).")
 @click.option("--top", "-k", type=click.IntRange(1), default=3, show_default=True,
