@@ -39,8 +39,8 @@ from ekonos.errors import EkonosError, IllegalMoveError, InvalidMoveError
 from ekonos.moves import Move
 from ekonos.rules import PLAYER_TABLE
 from ekonos.state import DEFAULT_NAMES
-from search.analysis import analyse
-from search.bots import LEVELS, Bot, derive_seed, make_bot, parse_spec
+from search.analysis import analyse, level_params
+from search.bots import LEVELS, Bot, derive_seed, make_bot
 from search.review import review_game
 
 from cli import storage
@@ -382,7 +382,7 @@ class GameSession:
             seed = derive_seed(self.ai_seed, self.ply, _SEED_HINT)
             level = self.level
             version = self._head.version
-        _, kwargs = parse_spec(LEVELS[level])
+        kwargs = level_params(level)
         iterations = max(kwargs.get("iterations", 0), HINT_FLOOR)
         result = analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
                          seed=seed, params=kwargs)

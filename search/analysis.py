@@ -9,15 +9,25 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.notation import action_text
 from ekonos.rules import Step
-from search.bots import ISMCTSBot
+from search.bots import LEVELS, ISMCTSBot, parse_spec
 
-#: The budget of a hint without one: 30 000 iterations (level 4's until issue 11 redefined it).
+#: The budget of a hint without one: 30 000 iterations (level 4's until issue 11 redefined it);
+#: `ekonos hint` takes its level's budget instead when that is more.
 DEFAULT_ITERATIONS = 30_000
 MAX_LINE = 1000     # decisions of an expected continuation
 #: The least iteration budget of a hint, and of each of its workers.  A card turn is searched as
 #: the card, then its use (group=1): the first iterations only try the cards (up to 6), so a
 #: search of fewer than 7 iterations may end without a single real move to advise.
 MIN_ITERATIONS = 10
+
+
+def level_params(level: int) -> dict:
+    """The `ismcts` parameters of strength level `level` (search.bots.LEVELS), its iteration
+    budget included: the search a hint at that level runs, from `ekonos hint --level` or in
+    the game.  An unknown level is an EkonosError."""
+    if level not in LEVELS:
+        raise EkonosError(f"there is no level {level!r}: the levels are {min(LEVELS)}-{max(LEVELS)}")
+    return parse_spec(LEVELS[level])[1]
 
 
 def analyse(state: State, iterations: int | None = None, seconds: float | None = None,

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from cli.main import main
 from ekonos import State, save_file
 from ekonos.rules import Step
+from search.analysis import analyse, level_params
 
 
 def run(*args):
@@ -27,7 +28,8 @@ def midgame(tmp_path: Path, players=3, seed=6, decisions=25) -> Path:
     return path
 
 
-def test_r21_hint_json_identical_with_hidden_hands_removed(tmp_path):
+@pytest.mark.parametrize("level", [None, 1, 4])    # the default (3), the plain search, cut=leaf
+def test_r21_hint_json_identical_with_hidden_hands_removed(tmp_path, level):
     full = midgame(tmp_path)
     data = json.loads(full.read_text())
     for q, p in enumerate(data["players"]):
@@ -35,8 +37,9 @@ def test_r21_hint_json_identical_with_hidden_hands_removed(tmp_path):
             p["hand"] = None
     stripped = tmp_path / "stripped.json"
     stripped.write_text(json.dumps(data))
-    a = run("hint", full, "--iterations", 1500, "--seed", 4, "--top", 4, "--json")
-    b = run("hint", stripped, "--iterations", 1500, "--seed", 4, "--top", 4, "--json")
+    more = () if level is None else ("--level", level)
+    a = run("hint", full, "--iterations", 1500, "--seed", 4, "--top", 4, "--json", *more)
+    b = run("hint", stripped, "--iterations", 1500, "--seed", 4, "--top", 4, "--json", *more)
     assert a.exit_code == 0 and b.exit_code == 0
     assert a.output == b.output
     out = json.loads(a.output)
@@ -78,6 +81,26 @@ def test_hint_refuses_with_one_line(tmp_path, case, words):
     lines = [line for line in r.output.splitlines() if line.strip()]
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output
     assert (path.read_text() if path.exists() else None) == before
+
+
+def test_hint_searches_as_its_level_does(tmp_path):
+    """--level N: that level's parameters (level 3's by default, the learned evaluation), and
+    its budget when it is more than the hint's 30 000 iterations."""
+    path = midgame(tmp_path, players=2, seed=8, decisions=12)
+    state = State.from_json(path.read_text())
+    for level in (1, 3):
+        out = json.loads(run("hint", path, "-i", 2000, "--level", level, "--json").output)
+        assert out["moves"] == analyse(state, iterations=2000, params=level_params(level))["moves"]
+    assert run("hint", path, "-i", 2000, "--json").output == \
+        run("hint", path, "-i", 2000, "--json", "--level", 3).output
+    assert level_params(3)["horizon"] == 1 and "horizon" not in level_params(1)
+    assert "30000 iterations" in run("hint", path, "--level", 1).output
+    assert f"{level_params(5)['iterations']} iterations" in run("hint", path, "--level", 5).output
+
+
+def test_hint_refuses_a_level_that_does_not_exist(tmp_path):
+    r = CliRunner().invoke(main, ["hint", str(midgame(tmp_path)), "--level", "9"])
+    assert r.exit_code == 2 and "--level" in r.output and "Traceback" not in r.output
 
 
 def test_hint_budget_conflict_is_a_usage_error(tmp_path):

@@ -11,36 +11,45 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import load_position
-from cli.options import FiniteFloatRange, example, json_option, seed_option
-from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse
+from cli.options import FiniteFloatRange, example, json_option, level_option, seed_option
+from cli.record import DEFAULT_LEVEL
+from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_params
 
 
 @click.command(epilog=example("ekonos hint game.json",
-                              "ekonos hint game.json --iterations 50000 --top 5 --json"))
+                              "ekonos hint game.json --iterations 50000 --top 5 --json",
+                              "ekonos hint game.json --level 5"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--iterations", "-i", type=click.IntRange(MIN_ITERATIONS), default=None,
-              help=f"Iteration budget (default {DEFAULT_ITERATIONS}).")
+              help=f"Iteration budget (default: the level's, at least {DEFAULT_ITERATIONS}).")
 @click.option("--time", "-t", "seconds", type=FiniteFloatRange(0, min_open=True), default=None,
               help="Think for this many seconds instead (not reproducible).")
 @click.option("--top", "-k", type=click.IntRange(1), default=3, show_default=True,
               help="How many decisions to show.")
 @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
               help="Threads (one search tree each, merged).")
+@level_option(default=DEFAULT_LEVEL,
+              help=f"Search as this level of `ekonos play` does (default {DEFAULT_LEVEL}): its "
+                   "parameters, and its budget when --iterations and --time are not given.")
 @seed_option(default=0, help="Seed of the search.")
 @json_option("Print the advice as JSON.")
 def hint(file: str, iterations: int | None, seconds: float | None, top: int, workers: int,
-         seed: int, as_json: bool) -> None:
+         level: int, seed: int, as_json: bool) -> None:
     """Advise the seat to move in the position FILE.
 
     Searches with information-set MCTS from what that seat can see only: the other hands in
-    the file are never read.  Shows the best decisions with their visits, expected win share,
+    the file are never read, with the search of a level of `ekonos play` (--level; level 3's
+    by default).  Shows the best decisions with their visits, expected win share,
     expected final score and the expected continuation.
     """
     if iterations is not None and seconds is not None:
         raise click.UsageError("--iterations and --time cannot be used together: choose one budget")
     state = load_position(Path(file))
+    params = level_params(level)
+    if iterations is None and seconds is None:
+        iterations = max(params["iterations"], DEFAULT_ITERATIONS)
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
-                     seed=seed)
+                     seed=seed, params=params)
     if as_json:
         click.echo(json.dumps({k: result[k] for k in ("to_move", "step", "moves")}, indent=2))
         return
