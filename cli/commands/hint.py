@@ -56,7 +56,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     out = Console()
     # a name is text, never markup
     out.print(f"[bold]{escape(result['player'])}[/] (seat {result['to_move']}) to decide, "
-              f"step [bold]{result['step']}[/], {result['iterations']} iterations")
+              f"step [bold]{result['step']}[/], level {level}'s search, "
+              f"{result['iterations']} iterations")
     table = Table(show_edge=False)
     for col in ("#", "move", "visits", "win", "score", "expected continuation"):
         left = col in ("move", "expected continuation")
