@@ -318,8 +318,9 @@ def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> l
 #: playout cut at the next round saves most (benchmarks/think_time.py, README).  With the
 #: evaluation more iterations bought nothing measurable (75 000 against 25 000: even in 30
 #: games; on 2 threads: -89 [-202, +8] in 40), so level 4 is level 3 with each playout cut at
-#: its own next round (cut=leaf: +41 [-33, +118] in 60 games against level 3) and level 5 that
-#: with three times the budget; their order above level 3 is not yet established (README).
+#: its own next round (cut=leaf: +41 [-33, +118] in 60 games against level 3, +22 [-10, +54] in
+#: 400) and level 5 that with three times the budget; their order above level 3 is not
+#: established (README).
 define_level(1, "ismcts", iterations=200)
 define_level(2, "ismcts", iterations=1000)
 define_level(3, "ismcts", iterations=25000, horizon=1, plain=1)
