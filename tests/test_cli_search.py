@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from ekonos import State, save_file
+from ekonos.errors import EkonosError
 from ekonos.rules import Step
 from search.analysis import analyse, level_params
 
@@ -101,6 +102,8 @@ def test_hint_searches_as_its_level_does(tmp_path):
 def test_hint_refuses_a_level_that_does_not_exist(tmp_path):
     r = CliRunner().invoke(main, ["hint", str(midgame(tmp_path)), "--level", "9"])
     assert r.exit_code == 2 and "--level" in r.output and "Traceback" not in r.output
+    with pytest.raises(EkonosError, match="there is no level 9"):
+        level_params(9)
 
 
 def test_hint_budget_conflict_is_a_usage_error(tmp_path):

@@ -47,7 +47,7 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     state = load_position(Path(file))
     params = level_params(level)
     if iterations is None and seconds is None:
-        iterations = max(params["iterations"], DEFAULT_ITERATIONS)
+        iterations = max(params.get("iterations", 0), DEFAULT_ITERATIONS)
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed, params=params)
     if as_json:
