@@ -99,6 +99,23 @@ def test_hint_searches_as_its_level_does(tmp_path):
     assert f"{level_params(5)['iterations']} iterations" in run("hint", path, "--level", 5).output
 
 
+@pytest.mark.parametrize("columns, shown", [
+    (36, ("win",)), (60, ("visits", "win", "score")),
+    (100, ("visits", "win", "score", "expected continuation"))])
+def test_hint_table_keeps_moves_whole_on_a_narrow_screen(tmp_path, columns, shown):
+    path = midgame(tmp_path)
+    moves = json.loads(run("hint", path, "-i", 1500, "--json").output)["moves"]
+    r = CliRunner(env={"COLUMNS": str(columns)}).invoke(main, ["hint", str(path), "-i", "1500"])
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert all(len(line) <= columns for line in lines)
+    assert "…" not in r.output
+    for m in moves:       # each move on one line with its win share
+        assert any(m["move"] in line and f"{m['win']:.1%}" in line for line in lines)
+    for col in ("visits", "score", "expected continuation"):
+        assert (col in r.output) == (col in shown)
+
+
 def test_hint_refuses_a_level_that_does_not_exist(tmp_path):
     r = CliRunner().invoke(main, ["hint", str(midgame(tmp_path)), "--level", "9"])
     assert r.exit_code == 2 and "--level" in r.output and "Traceback" not in r.output

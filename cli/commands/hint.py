@@ -15,6 +15,10 @@ from cli.options import FiniteFloatRange, example, json_option, level_option, se
 from cli.record import DEFAULT_LEVEL
 from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_params
 
+#: Below NARROW columns the table leaves out the expected continuation, below NARROWER the
+#: visits and the score too, so the moves and their win shares stay whole.
+NARROW, NARROWER = 72, 52
+
 
 @click.command(epilog=example("ekonos hint game.json",
                               "ekonos hint game.json --iterations 50000 --top 5 --json",
@@ -58,13 +62,20 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     out.print(f"[bold]{escape(result['player'])}[/] (seat {result['to_move']}) to decide, "
               f"step [bold]{result['step']}[/], level {level}'s search, "
               f"{result['iterations']} iterations")
+    # the move and its figures never fold; a narrow screen leaves out the continuation, then
+    # the visits and the score
+    cols = ["#", "move", "visits", "win", "score", "expected continuation"]
+    if out.width < NARROW:
+        cols = cols[:5] if out.width >= NARROWER else ["#", "move", "win"]
     table = Table(show_edge=False)
-    for col in ("#", "move", "visits", "win", "score", "expected continuation"):
+    for col in cols:
         left = col in ("move", "expected continuation")
-        table.add_column(col, justify="left" if left else "right")
+        table.add_column(col, justify="left" if left else "right",
+                         no_wrap=col != "expected continuation")
     for i, m in enumerate(result["moves"], 1):
-        win = "—" if m["win"] is None else f"{m['win']:.1%}"
-        score = "—" if m["score"] is None else f"{m['score']:.1f}"
-        table.add_row(str(i), Text(m["move"]), str(m["visits"]), win, score,
-                      Text(", ".join(m["line"])))
+        cells = {"#": str(i), "move": Text(m["move"]), "visits": str(m["visits"]),
+                 "win": "—" if m["win"] is None else f"{m['win']:.1%}",
+                 "score": "—" if m["score"] is None else f"{m['score']:.1f}",
+                 "expected continuation": Text(", ".join(m["line"]))}
+        table.add_row(*(cells[c] for c in cols))
     out.print(table)
