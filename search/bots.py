@@ -193,6 +193,17 @@ class ISMCTSBot(Bot):
         plain: int = param(0, choices=(0, 1),
                            help="1: never buy back a share sold this turn when that restores "
                                 "the position (as if both steps had passed)")
+        model: str = param("", help="with a horizon: the evaluation's model file "
+                                    "(benchmarks/train_eval.py fit) instead of the shipped one, "
+                                    "to measure a new model against it")
+
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            if self.model:
+                try:
+                    evaluation.model(self.model)
+                except (OSError, ValueError) as e:
+                    raise SpecError(f"model: {e}") from None
 
     def budget(self, view: State) -> tuple[int, float | None]:
         """The iterations and seconds of this decision: the spec's, times `card` at a card
@@ -211,7 +222,7 @@ class ISMCTSBot(Bot):
         s.plain = p.plain
         s.cut_leaf = p.cut == "leaf"
         if p.horizon:
-            s.set_model(*evaluation.model())
+            s.set_model(*evaluation.model(p.model))
         return s
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:

@@ -149,13 +149,34 @@ def save(model: dict, path: Path, how: str, data: list[str]) -> None:
                                       for r in model["beta"]) + "\n ]\n}\n")
 
 
+#: A model file is a few kilobytes; anything much larger is not one.
+MAX_MODEL_BYTES = 1 << 20
+
+
 def load(path: Path) -> tuple[list, list]:
-    """theta and beta of a model file."""
-    data = json.loads(Path(path).read_text())
-    return data["theta"], data["beta"]
+    """theta and beta of a model file, checked: ValueError (or OSError) saying what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path} is not a file")
+    if path.stat().st_size > MAX_MODEL_BYTES:
+        raise ValueError(f"{path} is too large for a model file")
+    try:
+        data = json.loads(path.read_text())
+        theta = np.asarray(data["theta"], dtype=float)
+        beta = np.asarray(data["beta"], dtype=float)
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError):
+        raise ValueError(f"{path} is not a model file (train_eval.py fit writes them)") from None
+    shape = (MAXP + 1, EVAL_MAX_ROUNDS + 1)
+    if theta.shape != (*shape, EVAL_FEATURES) or beta.shape != shape:
+        raise ValueError(f"{path}: theta must be {[*shape, EVAL_FEATURES]} numbers and beta "
+                         f"{list(shape)}, got {list(theta.shape)} and {list(beta.shape)}")
+    if not (np.isfinite(theta).all() and np.isfinite(beta).all()
+            and ((beta >= 0) & (beta <= 100)).all()):
+        raise ValueError(f"{path}: every weight must be finite and beta from 0 to 100")
+    return theta.tolist(), beta.tolist()
 
 
 @functools.cache
-def model() -> tuple[list, list]:
-    """The shipped model (search/eval_model.json), read once."""
-    return load(MODEL_PATH)
+def model(path: str = "") -> tuple[list, list]:
+    """The model of a file, read once; "" is the shipped one (search/eval_model.json)."""
+    return load(Path(path) if path else MODEL_PATH)

@@ -10,7 +10,7 @@ from ekonos import State
 from ekonos.rules import Step
 from search import evaluation
 from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, Searcher, company_features_of
-from search.bots import ISMCTSBot, make_bot
+from search.bots import ISMCTSBot, SpecError, make_bot
 from search.evaluation import Samples, fit, log_loss
 
 
@@ -171,3 +171,53 @@ def test_a_model_with_a_bad_number_is_refused(bad):
         worse[4][1][3] = bad
         with pytest.raises(ValueError, match="theta"):
             s.set_model(worse, beta)
+
+
+def write_model(path, beta_scale: float = 1.0):
+    """The shipped model's weights in a file, its sharpness times `beta_scale` (0: no cell)."""
+    theta, beta = evaluation.model()
+    path.write_text(json.dumps({"theta": theta,
+                                "beta": (np.asarray(beta) * beta_scale).tolist()}))
+    return path
+
+
+def test_a_model_given_in_the_spec_is_the_one_the_search_uses(tmp_path):
+    view = State.new(2, seed=4)
+    view = view.view(view.to_move)
+
+    def moves(spec):
+        return make_bot(spec, seed=3).analyse(view).moves
+    same = write_model(tmp_path / "same.json")
+    none = write_model(tmp_path / "none.json", beta_scale=0.0)
+    shipped = moves("ismcts:iterations=800,horizon=1")
+    assert moves(f"ismcts:iterations=800,horizon=1,model={same}") == shipped
+    # a model that scores no round: every playout runs to the end, as without a horizon
+    plain = moves("ismcts:iterations=800")
+    assert moves(f"ismcts:iterations=800,horizon=1,model={none}") == plain != shipped
+    assert make_bot(f"ismcts:horizon=1,model={same}").spec.endswith(f"model={same}")
+    assert "model" not in make_bot("ismcts:horizon=1").spec
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "is not a file"),
+    ("", "is not a model file"),
+    ("\xff\xfe", "is not a model file"),
+    ('{"theta": 1}', "is not a model file"),
+    ('{"theta": [[1, 2]], "beta": [[0.1]]}', "theta must be [7, 7, 8] numbers"),
+    ("nan", "is not a model file"),
+])
+def test_a_model_file_that_is_not_one_is_refused_by_the_spec(tmp_path, content, words):
+    path = tmp_path / "m.json"
+    if content is not None:
+        path.write_text(content, encoding="latin-1")
+    with pytest.raises(SpecError, match="model: ") as e:
+        make_bot(f"ismcts:horizon=1,model={path}")
+    assert words in str(e.value)
+    with pytest.raises(SpecError, match="is not a file"):
+        make_bot(f"ismcts:horizon=1,model={tmp_path}")
+
+
+def test_a_model_with_a_weight_out_of_range_is_refused_by_the_spec(tmp_path):
+    path = write_model(tmp_path / "m.json", beta_scale=1e6)
+    with pytest.raises(SpecError, match="beta from 0 to 100"):
+        make_bot(f"ismcts:horizon=1,model={path}")
