@@ -195,7 +195,8 @@ class ISMCTSBot(Bot):
                                 "the position (as if both steps had passed)")
         model: str = param("", help="with a horizon: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
-                                    "to measure a new model against it")
+                                    "to measure a new model against it",
+                           values="none (the shipped model) or a model file's path")
 
         def __post_init__(self) -> None:
             super().__post_init__()

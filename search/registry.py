@@ -43,12 +43,13 @@ class SpecError(EkonosError):
 
 def param(default: Any, *, help: str, lo: float | None = None, hi: float | None = None,
           lo_open: bool = False, choices: tuple | None = None,
-          shown: Callable[[Any], bool] | None = None) -> Any:
+          shown: Callable[[Any], bool] | None = None, values: str | None = None) -> Any:
     """A field of a `BotParams` dataclass: its default (written only here), a help line, the
-    allowed range (`lo`..`hi`, `lo_open` for > lo) or `choices`, and `shown(params)` deciding
-    whether the canonical spec prints it (by default: when it differs from its default)."""
+    allowed range (`lo`..`hi`, `lo_open` for > lo) or `choices` (or, for a text checked
+    elsewhere, `values` saying what it may be), and `shown(params)` deciding whether the
+    canonical spec prints it (by default: when it differs from its default)."""
     return dataclasses.field(default=default, metadata=dict(
-        help=help, lo=lo, hi=hi, lo_open=lo_open, choices=choices, shown=shown))
+        help=help, lo=lo, hi=hi, lo_open=lo_open, choices=choices, shown=shown, values=values))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,6 +128,8 @@ def _either(choices: tuple) -> str:
 def _range_text(f: dataclasses.Field) -> str:
     m = f.metadata
     lo, hi = m["lo"], m["hi"]
+    if m["values"] is not None:
+        return m["values"]
     if m["choices"] is not None:
         return _either(m["choices"])
     if lo is not None and hi is not None:

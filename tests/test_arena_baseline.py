@@ -64,16 +64,18 @@ def test_baseline_writes_every_parameter_and_equals_the_explicit_spec():
                                       reward="blend", blend=0.25, group=1, pick="visits",
                                       policy="light", mast=0.0, card=1.0,
                                       market=1.0, horizon=0, cut="root", plain=0)
-    # every parameter except `time` (no time budget: the iteration budget) is in the text
+    # every parameter is in the text except `time` (no time budget: the iteration budget) and
+    # `model`, the evaluation's file, which a search without a horizon never reads
     written = {item.split("=")[0] for item in BASELINE.split(":")[1].split(",")}
-    assert written == {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time"}
+    assert written == {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time", "model"}
+    assert params.horizon == 0
 
 
 def test_a_new_search_parameter_must_be_frozen_in_baseline():
     """When ISMCTS grows a parameter, this fails: add its old value to BASELINE, then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "reward", "blend", "group", "pick", "policy",
-         "mast", "card", "market", "horizon", "cut", "plain"]
+         "mast", "card", "market", "horizon", "cut", "plain", "model"]
 
 
 def test_level_3_is_baseline_with_the_ideas_issue_11_kept():

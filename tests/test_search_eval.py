@@ -194,6 +194,7 @@ def test_a_model_given_in_the_spec_is_the_one_the_search_uses(tmp_path):
     # a model that scores no round: every playout runs to the end, as without a horizon
     plain = moves("ismcts:iterations=800")
     assert moves(f"ismcts:iterations=800,horizon=1,model={none}") == plain != shipped
+    assert moves(f"ismcts:iterations=800,model={same}") == plain     # no horizon: not read
     assert make_bot(f"ismcts:horizon=1,model={same}").spec.endswith(f"model={same}")
     assert "model" not in make_bot("ismcts:horizon=1").spec
 
