@@ -196,7 +196,7 @@ class ISMCTSBot(Bot):
         model: str = param("", help="with a horizon: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
                                     "to measure a new model against it",
-                           values="none (the shipped model) or a model file's path")
+                           values="a model file's path (not given: the shipped model)")
 
         def __post_init__(self) -> None:
             super().__post_init__()
