@@ -3,7 +3,7 @@ import dataclasses
 
 import pytest
 
-from search import registry
+from search import evaluation, registry
 from search.bots import (BOTS, LEVELS, Bot, BotParams, ISMCTSBot, SpecError, format_spec,
                          make_bot, parse_params, parse_spec, spec_help)
 from search.registry import define_level, param
@@ -16,12 +16,18 @@ PRINTED = ["ismcts:iterations=200,c=0.7,workers=2", "flat:iterations=300",
            "flat:iterations=60,policy=random"]
 
 
+#: A valid value of each free-text parameter (its bot checks it, not the registry).
+TEXT_VALUES = {"model": str(evaluation.MODEL_PATH)}
+
+
 def other_value(params: BotParams, f: dataclasses.Field):
     """A valid value of field `f` that differs from its default, from the field's own metadata."""
     m = f.metadata
     if m["choices"] is not None:
         return next(c for c in m["choices"] if c != f.default)
     kind = registry.field_type(type(params), f.name)
+    if kind is str:                 # a text checked by its bot: one it accepts
+        return TEXT_VALUES[f.name]
     lo = m["lo"] if m["lo"] is not None else 0
     hi = m["hi"] if m["hi"] is not None else lo + 100
     for candidate in (lo + 1, (lo + hi) / 2, hi):
