@@ -24,6 +24,7 @@ from search._playout cimport rewards
 cdef enum:
     NFEAT = 8           # company_features: see there
     MAX_ROUNDS = 6      # the most rounds of a game (R2, 2 players)
+    MAX_BETA = 100      # the sharpest softmax a model may ask for (exp(beta * score) stays finite)
 
 
 ctypedef struct EvalModel:

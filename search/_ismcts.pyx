@@ -37,7 +37,8 @@ from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determiniz
                            STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_BUY, SOLD_UNDOABLE)
 from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
 from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
-from search._eval cimport EvalModel, NFEAT, MAX_ROUNDS, company_features, evaluate, has_cell
+from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
+                           has_cell)
 
 cdef enum:
     GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
@@ -148,8 +149,8 @@ cdef class Searcher:
                     if not isfinite(m.theta[n][r][k]):
                         raise ValueError(f"theta[{n}][{r}][{k}] is not a finite number")
                 m.beta[n][r] = beta[n][r]
-                if not (isfinite(m.beta[n][r]) and 0 <= m.beta[n][r] <= 100):
-                    raise ValueError(f"beta[{n}][{r}] must be from 0 to 100")
+                if not (isfinite(m.beta[n][r]) and 0 <= m.beta[n][r] <= MAX_BETA):
+                    raise ValueError(f"beta[{n}][{r}] must be from 0 to {MAX_BETA}")
         self.model = m
 
     def evaluate(self, CoreState view):
@@ -476,3 +477,4 @@ def company_features_of(CoreState st):
 
 EVAL_FEATURES = NFEAT
 EVAL_MAX_ROUNDS = MAX_ROUNDS
+EVAL_MAX_BETA = MAX_BETA

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.rules import MAX_TILES, NUM_COMPANIES
-from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS
+from search._ismcts import EVAL_FEATURES, EVAL_MAX_BETA, EVAL_MAX_ROUNDS
 
 NCOMP = NUM_COMPANIES
 MAXP = 6                # seats of the arrays (R2: at most 6 players)
@@ -171,8 +171,8 @@ def load(path: Path) -> tuple[list, list]:
         raise ValueError(f"{path}: theta must be {[*shape, EVAL_FEATURES]} numbers and beta "
                          f"{list(shape)}, got {list(theta.shape)} and {list(beta.shape)}")
     if not (np.isfinite(theta).all() and np.isfinite(beta).all()
-            and ((beta >= 0) & (beta <= 100)).all()):
-        raise ValueError(f"{path}: every weight must be finite and beta from 0 to 100")
+            and ((beta >= 0) & (beta <= EVAL_MAX_BETA)).all()):
+        raise ValueError(f"{path}: every weight must be finite and beta from 0 to {EVAL_MAX_BETA}")
     return theta.tolist(), beta.tolist()
 
 
