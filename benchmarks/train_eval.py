@@ -2,6 +2,7 @@
 
     python benchmarks/train_eval.py sample --players 2 --games 300 --spec level2 --seed 1 -o data2.npz
     python benchmarks/train_eval.py fit data2.npz data4.npz ... -o search/eval_model.json
+    python benchmarks/train_eval.py check search/eval_model.json data4.npz
 
 `sample` plays the games (fixed seeds: game g of seed s uses derive_seed(s, g)); `fit` fits the
 model on the pooled samples and prints its log loss on them and on a held-out tenth.
@@ -15,7 +16,7 @@ import click
 import numpy as np
 
 from search.bots import derive_seed
-from search.evaluation import Samples, fit, how_made, log_loss, save
+from search.evaluation import Samples, diagnose, fit, how_made, load, log_loss, save
 from search.selfplay import play_and_sample
 
 
@@ -65,6 +66,31 @@ def fit_cmd(data: tuple[str, ...], ridge: float, players: tuple[int, ...], out: 
     model = fit(s, ridge, players)
     save(model, Path(out), "python benchmarks/train_eval.py " + " ".join(sys.argv[1:]),
          [how_made(Path(d)) or d for d in data])
+
+
+@main.command()
+@click.argument("model_file", metavar="MODEL", type=click.Path(exists=True, dir_okay=False))
+@click.argument("data", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False))
+def check(model_file: str, data: tuple[str, ...]) -> None:
+    """How well MODEL reads the samples in DATA, per player count and rounds left: its log loss
+    against even odds', the R² of the companies' final values, and how often the seat it
+    expects to score most wins (chance: 1/players).  Samples a model was not fitted on say how
+    it holds up on other play."""
+    try:
+        theta, beta = load(Path(model_file))
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    try:
+        s = Samples.concat([Samples.load(Path(d)) for d in data])
+    except (OSError, ValueError, KeyError, EOFError) as e:
+        raise click.UsageError(f"{' '.join(data)}: not samples of `train_eval.py sample` "
+                               f"({e})") from None
+    click.echo("players  rounds left  positions  log loss (even)   value R²  leader wins (chance)")
+    for c in diagnose(s, {"theta": theta, "beta": beta}):
+        click.echo(f"{c['players']:>7}  {c['rounds_left']:>11}  {c['positions']:>9}  "
+                   f"{c['log_loss']:.3f} ({c['even_odds']:.3f})  {c['value_r2']:>8.3f}  "
+                   f"{c['leader_wins']:.1%} ({c['chance']:.1%})")
 
 
 if __name__ == "__main__":

@@ -130,6 +130,28 @@ def log_loss(s: Samples, model: dict) -> float:
     return total / max(1, len(s.players))
 
 
+def diagnose(s: Samples, model: dict) -> list[dict]:
+    """How well the model reads the samples, per (players, rounds left) cell: the log loss of its
+    win shares (and even odds'), the share of the companies' final values it explains (R², 1 is
+    exact, 0 the mean's, below 0 worse than the mean), and how often the seat it expects to
+    score most wins (its win share; 1/players is chance)."""
+    theta = np.asarray(model["theta"])
+    cells = []
+    for n, r in sorted({(int(n), int(r)) for n, r in zip(s.players, s.rounds_left)}):
+        part = s.subset((s.players == n) & (s.rounds_left == r))
+        th = theta[part.players, part.rounds_left]
+        value = part.features[:, :, 1] + np.einsum("ncf,nf->nc", part.features, th)
+        y = part.final_value
+        spread = float(((y - y.mean()) ** 2).sum())
+        leader = expected_scores(part, theta)[:, :n].argmax(axis=1)
+        cells.append({"players": n, "rounds_left": r, "positions": len(part.players),
+                      "log_loss": log_loss(part, model), "even_odds": float(np.log(n)),
+                      "value_r2": 1 - float(((y - value) ** 2).sum()) / spread if spread else 0.0,
+                      "leader_wins": float(part.win[np.arange(len(leader)), leader].mean()),
+                      "chance": 1 / n})
+    return cells
+
+
 def how_made(path: Path) -> str:
     """The command that made a samples file (Samples.save)."""
     with np.load(path) as z:

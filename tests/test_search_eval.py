@@ -11,7 +11,7 @@ from ekonos.rules import Step
 from search import evaluation
 from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, Searcher, company_features_of
 from search.bots import ISMCTSBot, SpecError, make_bot
-from search.evaluation import Samples, fit, log_loss
+from search.evaluation import Samples, diagnose, fit, log_loss
 
 
 def played(players: int, seed: int, rounds: int = 1) -> State:
@@ -146,6 +146,41 @@ def test_the_fit_recovers_a_planted_model():
     assert model["beta"][3][2] == pytest.approx(0.15, rel=0.15)
     worse = {**model, "beta": (np.asarray(model["beta"]) * 3).tolist()}
     assert log_loss(s, model) < log_loss(s, worse)
+
+
+def test_the_diagnosis_of_a_planted_model_and_of_a_blind_one():
+    s = synthetic(3, 5.0, np.random.default_rng(2))    # sharp: the expected leader wins
+    [cell] = diagnose(s, fit(s, ridge=1e-6))
+    assert (cell["players"], cell["rounds_left"], cell["positions"]) == (3, 2, 4000)
+    assert cell["value_r2"] == pytest.approx(1)         # the planted values, exactly
+    assert cell["leader_wins"] > 0.9 and cell["chance"] == pytest.approx(1 / 3)
+    assert cell["log_loss"] < cell["even_odds"] == pytest.approx(np.log(3))
+    zeros = np.zeros_like(np.asarray(fit(s)["theta"]))
+    [blind] = diagnose(s, {"theta": zeros, "beta": zeros[:, :, 0]})
+    assert blind["log_loss"] == pytest.approx(np.log(3))   # beta 0: even odds
+    assert blind["value_r2"] < 0.9                         # tiles now miss the growth
+
+
+def test_train_eval_check_prints_a_row_per_cell_and_refuses_a_file_that_is_no_model(tmp_path):
+    import importlib.util
+    from pathlib import Path
+    from click.testing import CliRunner
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "train_eval.py"
+    spec = importlib.util.spec_from_file_location("train_eval", script)
+    train_eval = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_eval)
+    data = tmp_path / "s.npz"
+    synthetic(2, 0.2, np.random.default_rng(3)).save(data, "synthetic")
+    out = CliRunner().invoke(train_eval.main, ["check", str(evaluation.MODEL_PATH), str(data)])
+    assert out.exit_code == 0, out.output
+    rows = [line.split() for line in out.output.splitlines()[1:]]
+    assert [r[:3] for r in rows] == [["2", "2", "4000"]]
+    bad = CliRunner().invoke(train_eval.main, ["check", str(data), str(data)])
+    assert bad.exit_code == 2 and "is not a model file" in bad.output
+    text = tmp_path / "notes.txt"
+    text.write_text("not samples")
+    bad = CliRunner().invoke(train_eval.main, ["check", str(evaluation.MODEL_PATH), str(text)])
+    assert bad.exit_code == 2 and "not samples" in bad.output
 
 
 def test_round_starts_of_a_self_play_game():
