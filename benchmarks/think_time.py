@@ -19,7 +19,7 @@ import statistics
 import time
 
 from ekonos import State
-from search.bots import make_bot
+from search.bots import SpecError, make_bot
 
 
 def positions(count: int, players: int, seed: int) -> list[State]:
@@ -43,7 +43,10 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    bots = [make_bot(s, seed=7) for s in args.specs]
+    try:
+        bots = [make_bot(s, seed=7) for s in args.specs]
+    except SpecError as e:
+        ap.error(str(e))                                # one line and exit status 2
     times: list[list[float]] = [[] for _ in bots]
     for k, st in enumerate(positions(args.positions, args.players, args.seed)):
         view = st.view(st.to_move)

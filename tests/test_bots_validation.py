@@ -143,3 +143,15 @@ def test_analyse_with_a_nan_time_returns_at_once_in_a_fresh_process():
         "    except SpecError as e:\n        print('refused:', e)\n", timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("refused:") == 4 and "time must be a finite number" in r.stdout
+
+
+def test_think_time_script_refuses_a_bad_spec_in_one_line(tmp_path):
+    """benchmarks/think_time.py: a mistyped spec is a usage error (exit 2), not a traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "think_time.py"
+    out = subprocess.run([sys.executable, str(script), "--positions", "1", "level3", "levle3"],
+                         capture_output=True, text=True, cwd=script.parents[1])
+    assert out.returncode == 2
+    assert "unknown bot 'levle3'" in out.stderr and "Traceback" not in out.stderr
