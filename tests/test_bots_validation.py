@@ -145,11 +145,8 @@ def test_analyse_with_a_nan_time_returns_at_once_in_a_fresh_process():
     assert r.stdout.count("refused:") == 4 and "time must be a finite number" in r.stdout
 
 
-def test_think_time_script_refuses_a_bad_spec_in_one_line(tmp_path):
+def test_think_time_script_refuses_a_bad_spec_in_one_line():
     """benchmarks/think_time.py: a mistyped spec is a usage error (exit 2), not a traceback."""
-    import subprocess
-    import sys
-    from pathlib import Path
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "think_time.py"
     out = subprocess.run([sys.executable, str(script), "--positions", "1", "level3", "levle3"],
                          capture_output=True, text=True, cwd=script.parents[1])

@@ -164,6 +164,7 @@ def test_the_diagnosis_of_a_planted_model_and_of_a_blind_one():
 def test_train_eval_check_prints_a_row_per_cell_and_refuses_a_file_that_is_no_model(tmp_path):
     import importlib.util
     from pathlib import Path
+
     from click.testing import CliRunner
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "train_eval.py"
     spec = importlib.util.spec_from_file_location("train_eval", script)
