@@ -67,11 +67,16 @@ class Samples:
             return cls(*(z[f] for f in cls.__dataclass_fields__))
 
 
+def linear_values(s: Samples, theta: np.ndarray) -> np.ndarray:
+    """(N, 6) each company's final value as the regression predicts it (tiles now plus
+    theta[n][r] . features), before the clip to 0..MAX_TILES."""
+    th = theta[s.players, s.rounds_left]                       # (N, F)
+    return s.features[:, :, 1] + np.einsum("ncf,nf->nc", s.features, th)
+
+
 def expected_scores(s: Samples, theta: np.ndarray) -> np.ndarray:
     """(N, 6) each seat's expected final score under company-value weights theta[n][r]."""
-    th = theta[s.players, s.rounds_left]                       # (N, F)
-    value = s.features[:, :, 1] + np.einsum("ncf,nf->nc", s.features, th)
-    value = np.clip(value, 0, MAX_TILES)
+    value = np.clip(linear_values(s, theta), 0, MAX_TILES)
     return s.coins + np.einsum("nqc,nc->nq", s.shares, value)
 
 
@@ -139,8 +144,7 @@ def diagnose(s: Samples, model: dict) -> list[dict]:
     cells = []
     for n, r in sorted({(int(n), int(r)) for n, r in zip(s.players, s.rounds_left)}):
         part = s.subset((s.players == n) & (s.rounds_left == r))
-        th = theta[part.players, part.rounds_left]
-        value = part.features[:, :, 1] + np.einsum("ncf,nf->nc", part.features, th)
+        value = linear_values(part, theta)                 # the regression's own fit
         y = part.final_value
         spread = float(((y - y.mean()) ** 2).sum())
         leader = expected_scores(part, theta)[:, :n].argmax(axis=1)
