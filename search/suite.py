@@ -12,8 +12,9 @@ Building, in two phases, both reproducible from the build's parameters:
    references are only partly computed is still spread over the player counts.  Each position
    is stored as the VIEW of the seat to move (`State.view`), in the position format
    (`State.to_dict`): the hands that seat cannot see are never stored.
-2. **References.**  Each view is searched `seeds` times with the frozen `baseline` parameters
-   (search/bots.py `BASELINE`) and `iterations` iterations per seed; per root move the visits
+2. **References.**  Each view is searched `seeds` times with the `reference` search (by
+   default the frozen `baseline` parameters, search/bots.py `BASELINE`; any `ismcts` spec may
+   judge instead) and `iterations` iterations per seed; per root move the visits
    and win sums are pooled over the seeds (value = win sum / visits).  The file is rewritten
    atomically after every search, so an interrupted build continues where it stopped
    (`resume_suite`).
@@ -46,6 +47,7 @@ from ekonos.files import write_atomic
 from ekonos.moves import Move
 from ekonos.rules import MAX_PLAYERS, MIN_PLAYERS, Step
 from search.bots import BASELINE, ISMCTSBot, derive_seed, make_bot, parse_params
+from search.registry import format_spec
 
 FORMAT = "ekonos-suite"
 VERSION = 1
@@ -74,6 +76,8 @@ class BuildParams:
     floor_share: float = DEFAULT_FLOOR_SHARE
     players: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     mix: tuple[str, ...] = MIX
+    #: The judge: an `ismcts` spec whose iterations are replaced by `iterations`.
+    reference: str = BASELINE
 
     def __post_init__(self) -> None:
         for name, lo in (("positions", 1), ("iterations", 10), ("seeds", 1)):
@@ -94,11 +98,24 @@ class BuildParams:
             raise EkonosError("the bot mix of the self-play games is empty")
         for spec in self.mix:
             make_bot(spec)                      # SpecError (an EkonosError) if bad
+        if not isinstance(self.reference, str):
+            raise EkonosError(f"reference must be a bot spec, got {self.reference!r}")
+        cls, p = parse_params(self.reference)   # SpecError if bad
+        if cls is not ISMCTSBot:
+            raise EkonosError(f"reference {self.reference}: the judge must be an ismcts search "
+                              f"of the seat's view, not {cls.name}")
+        if p.time:
+            raise EkonosError(f"reference {self.reference}: the judge searches a fixed number of "
+                              "iterations (--iterations), not for a time")
+        # Written out for the record (a level's meaning may change): `baseline`'s own text, or
+        # the parameters that differ from the defaults, with the judge's real iterations.
+        text = BASELINE if p == parse_params(BASELINE)[1] else \
+            format_spec(cls.name, dataclasses.replace(p, iterations=self.iterations))
+        object.__setattr__(self, "reference", text)
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["players"], d["mix"] = list(self.players), list(self.mix)
-        d["reference"] = BASELINE
         return d
 
     @classmethod
@@ -199,17 +216,19 @@ def sample_positions(params: BuildParams,
 # ---------------------------------------------------------------------------------------------
 # Phase 2: references
 
-def reference_bot(iterations: int) -> ISMCTSBot:
-    """The reference search: `baseline`'s parameters with `iterations` iterations."""
-    cls, p = parse_params(BASELINE)
+def reference_bot(iterations: int, reference: str = BASELINE) -> ISMCTSBot:
+    """The reference search: the `reference` spec's parameters (`baseline`'s unless told) with
+    `iterations` iterations."""
+    cls, p = parse_params(reference)
     return cls(params=dataclasses.replace(p, iterations=iterations))
 
 
-def search_once(state: State, iterations: int, seed: int) -> dict[str, list]:
+def search_once(state: State, iterations: int, seed: int,
+                reference: str = BASELINE) -> dict[str, list]:
     """One reference search of the seat to move, from its view only: {move text: [visits,
     win sum]} over the root moves (the win sum is the mean win share times the visits)."""
     view = state.view(state.to_move)
-    moves = reference_bot(iterations).analyse(view, seed=seed, line_length=0).moves
+    moves = reference_bot(iterations, reference).analyse(view, seed=seed, line_length=0).moves
     return {str(Move.from_action(m["action"])): [m["visits"], round(m["win"] * m["visits"], 4)]
             for m in moves}
 
@@ -234,9 +253,10 @@ def pool(partials: list[dict], floor_share: float) -> dict:
 
 
 def reference_of(state: State, iterations: int, seeds: int, seed: int,
-                 floor_share: float = DEFAULT_FLOOR_SHARE) -> dict:
+                 floor_share: float = DEFAULT_FLOOR_SHARE, reference: str = BASELINE) -> dict:
     """The pooled reference of one position (searched from the view of the seat to move)."""
-    partials = [{"seed": k, "moves": search_once(state, iterations, derive_seed(seed, k))}
+    partials = [{"seed": k, "moves": search_once(state, iterations, derive_seed(seed, k),
+                                                 reference)}
                 for k in range(seeds)]
     return pool(partials, floor_share)
 
@@ -331,6 +351,20 @@ def new_suite(params: BuildParams, command: str = "",
     return Suite(params, command, sample_positions(params, progress))
 
 
+def rejudged(source: Suite, command: str = "", **changes) -> Suite:
+    """Phase 1 taken from `source`: its very positions (and the parameters that drew them),
+    without references, for a new judge (`changes`: iterations, seeds, reference,
+    floor_share).  The positions stay those of `source` even if drawing them again would
+    now give others (a position format that gained a field, a changed bot in the mix)."""
+    drawn = {"positions", "seed", "players", "mix"} & set(changes)
+    if drawn:
+        raise EkonosError(f"the positions come from the source suite; {', '.join(sorted(drawn))} "
+                          "cannot change")
+    params = dataclasses.replace(source.params, **changes)
+    return Suite(params, command, [{**p, "reference": None, "partial": []}
+                                   for p in source.positions])
+
+
 def fill_references(suite: Suite, path: str | Path | None = None,
                     progress: Callable[[int, int], None] | None = None) -> Suite:
     """Phase 2: every missing search, in file order, the file (if `path`) rewritten after
@@ -345,7 +379,8 @@ def fill_references(suite: Suite, path: str | Path | None = None,
             continue
         view = State.from_dict(p["position"])
         for k in range(len(p["partial"]), prm.seeds):
-            moves = search_once(view, prm.iterations, derive_seed(prm.seed, _SEED_REF, p["id"], k))
+            moves = search_once(view, prm.iterations,
+                                derive_seed(prm.seed, _SEED_REF, p["id"], k), prm.reference)
             p["partial"].append({"seed": k, "moves": moves})
             if len(p["partial"]) == prm.seeds:
                 p["reference"] = pool(p["partial"], prm.floor_share)

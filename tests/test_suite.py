@@ -4,6 +4,7 @@ hidden hand, the best move loses nothing, the few-visits rule, a random bot scor
 search, an interrupted build resumes to the same file, and bad input is refused."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from functools import lru_cache
@@ -16,6 +17,7 @@ from cli.main import main
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import PLAYER_TABLE, Step
+from search.bots import BASELINE, parse_params
 from search.suite import (BuildParams, Suite, build_suite, fill_references, load_suite,
                           new_suite, pool, quotas, reference_of, resume_suite,
                           sample_positions)
@@ -117,6 +119,9 @@ def test_reference_and_score_never_read_hidden_hands():
                 "position": x.view(x.to_move).to_dict(), "reference": ref} for x in (st, other)]
     a, b = (decide(e, "ismcts:iterations=300", seed=4) for e in entries)
     assert (a.move, a.loss) == (b.move, b.loss)
+    judge = "ismcts:horizon=1,plain=1,c=0.3"          # another judge: the same guarantee
+    ref = reference_of(st, 600, 2, seed=9, reference=judge)
+    assert ref == reference_of(other, 600, 2, seed=9, reference=judge)
 
 
 def test_pool_sums_visits_and_wins_over_seeds():
@@ -191,9 +196,25 @@ def test_an_interrupted_build_resumes_to_the_same_file(tmp_path, suite_path):
 
 def test_build_params_are_checked():
     for bad in (dict(positions=0), dict(iterations=5), dict(seeds=0), dict(seed=-1),
-                dict(players=(7,)), dict(mix=("nonsense",)), dict(floor_share=1.5)):
+                dict(players=(7,)), dict(mix=("nonsense",)), dict(floor_share=1.5),
+                dict(reference="cheat"), dict(reference="greedy"), dict(reference=3),
+                dict(reference="ismcts:time=1"), dict(reference="ismcts:nonsense=1")):
         with pytest.raises(EkonosError):
             tiny(**bad)
+
+
+def test_another_judge_scores_the_same_positions():
+    """--reference changes the judge and nothing else: the same positions, other values, the
+    judge written out in full (a level's meaning may change later), `baseline` by default."""
+    plain = tiny(positions=4, seeds=1)
+    judged = tiny(positions=4, seeds=1, reference="level4")
+    assert plain.reference == BASELINE
+    assert judged.reference == "ismcts:iterations=400,c=0.3,horizon=1,plain=1"
+    a, b = new_suite(plain), new_suite(judged)
+    assert [p["position"] for p in a.positions] == [p["position"] for p in b.positions]
+    fill_references(a), fill_references(b)
+    assert [p["reference"] for p in a.positions] != [p["reference"] for p in b.positions]
+    assert Suite(judged, "", b.positions).to_dict()["build"]["reference"] == judged.reference
 
 
 def test_score_refuses_a_bot_that_sees_every_hand(suite_path):
@@ -266,6 +287,51 @@ def test_build_and_resume_by_command(tmp_path):
     built = load_suite(path)
     assert len(built.complete()) == 3 and built.params.iterations == 200
     assert built.params.players == (2,) and {p["players"] for p in built.positions} == {2}
-    assert built.command == f"ekonos suite build -o {path} --positions 3 --iterations 200 " \
-                            "--seeds 1 -p 2 --seed 0"
+    assert built.command == f"ekonos suite build -o {path} --iterations 200 --seeds 1 " \
+                            "--positions 3 -p 2 --seed 0"
+    assert built.params.reference == BASELINE
+
+
+def test_build_with_another_judge_by_command(tmp_path):
+    path = tmp_path / "j.json"
+    r = run("suite", "build", "-o", path, "-n", "2", "-i", "200", "--seeds", "1", "-p", "2",
+            "--reference", "level4", "-q")
+    assert r.exit_code == 0, r.output
+    built = load_suite(path)
+    judge = "ismcts:iterations=200,c=0.3,horizon=1,plain=1"
+    assert built.params.reference == judge and len(built.complete()) == 2
+    assert built.command.endswith(f"--seeds 1 --reference {judge} --positions 2 -p 2 --seed 0")
+    assert run("suite", "build", "-o", path, "--resume", "-r", "level4", "-q").exit_code == 0
+    msg = assert_error(run("suite", "build", "-o", path, "--resume", "-r", "baseline"))
+    assert "--reference" in msg
+    for bad in ("cheat", "ismcts:time=2", "ismcts:c=lots"):
+        msg = assert_error(run("suite", "build", "-o", tmp_path / "x.json", "-n", "2",
+                               "-r", bad))
+        assert "reference" in msg or "spec" in msg
+    assert not (tmp_path / "x.json").exists()
     assert isinstance(built, Suite)
+
+
+def test_positions_from_judges_the_same_positions_again(tmp_path, suite_path):
+    path = tmp_path / "again.json"
+    r = run("suite", "build", "-o", path, "--positions-from", suite_path, "-i", "300",
+            "--seeds", "1", "-r", "ismcts:horizon=1,plain=1", "-q")
+    assert r.exit_code == 0, r.output
+    old, new = load_suite(suite_path), load_suite(path)
+    assert [p["position"] for p in new.positions] == [p["position"] for p in old.positions]
+    assert len(new.complete()) == len(old.positions)
+    assert (new.params.iterations, new.params.seeds) == (300, 1)
+    assert (new.params.seed, new.params.players) == (old.params.seed, old.params.players)
+    judge = dataclasses.replace(parse_params("ismcts:horizon=1,plain=1")[1], iterations=300)
+    assert parse_params(new.params.reference)[1] == judge
+    assert new.command == (f"ekonos suite build -o {path} --iterations 300 --seeds 1 "
+                           f"--reference {new.params.reference} --positions-from {suite_path}")
+    before = suite_path.read_bytes()
+    for args in (("-n", "3"), ("--seed", "4"), ("-p", "2"), ("--resume",)):
+        assert_error(run("suite", "build", "-o", tmp_path / "y.json", "--positions-from",
+                         suite_path, *args))
+    assert_error(run("suite", "build", "-o", suite_path, "--positions-from", suite_path,
+                     "--force"))
+    assert_error(run("suite", "build", "-o", tmp_path / "y.json", "--positions-from",
+                     tmp_path / "none.json"))
+    assert suite_path.read_bytes() == before and not (tmp_path / "y.json").exists()

@@ -3,6 +3,7 @@ search/suite_score.py scores bots on it); this module only reads options and pri
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import shlex
 from collections.abc import Iterator
@@ -15,9 +16,9 @@ from rich.table import Table
 from cli.commands.progress import RunProgress
 from cli.errors import InputError, refuse_overwrite
 from cli.options import example, json_option, player_counts_option, seed_option
-from search.bots import MAX_ITERATIONS
+from search.bots import BASELINE, MAX_ITERATIONS
 from search.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
-                          resume_suite)
+                          rejudged, resume_suite)
 from search.suite_score import SuiteScore, check_spec, score_suite
 
 DEFAULT_FILE = Path("benchmarks/suite.json")
@@ -25,12 +26,16 @@ DEFAULT_FILE = Path("benchmarks/suite.json")
 WIDE = 140
 
 
-def build_command(output: Path, p: BuildParams) -> str:
-    """The command that builds a suite with parameters `p` (recorded in the file)."""
+def build_command(output: Path, p: BuildParams, source: Path | None = None) -> str:
+    """The command that builds a suite with parameters `p` (recorded in the file); with
+    `source`, one that judges that suite's positions again."""
     counts = "" if p.players == BuildParams().players else \
         "".join(f" -p {n}" for n in p.players)
-    return (f"ekonos suite build -o {shlex.quote(str(output))} --positions {p.positions} "
-            f"--iterations {p.iterations} --seeds {p.seeds}{counts} --seed {p.seed}")
+    judge = "" if p.reference == BASELINE else f" --reference {shlex.quote(p.reference)}"
+    drawn = f" --positions-from {shlex.quote(str(source))}" if source is not None else \
+        f" --positions {p.positions}{counts} --seed {p.seed}"
+    return (f"ekonos suite build -o {shlex.quote(str(output))} --iterations {p.iterations} "
+            f"--seeds {p.seeds}{judge}{drawn}")
 
 
 @contextlib.contextmanager
@@ -74,7 +79,9 @@ def suite() -> None:
 
 @suite.command(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
                               "--iterations 500000 --seeds 2",
-                              "ekonos suite build -o benchmarks/suite.json --resume"))
+                              "ekonos suite build -o benchmarks/suite.json --resume",
+                              "ekonos suite build -o judged.json --positions 200 --reference "
+                              "ismcts:horizon=1,plain=1,c=0.3"))
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               required=True, metavar="FILE", help="The suite file to write (JSON).")
 @click.option("--positions", "-n", type=click.IntRange(1, 100_000), default=None,
@@ -83,28 +90,42 @@ def suite() -> None:
               help="Reference search budget per seed and position.  [default: 500000]")
 @click.option("--seeds", type=click.IntRange(1, 64), default=None,
               help="Reference searches pooled per position.  [default: 2]")
+@click.option("--reference", "-r", default=None, metavar="SPEC",
+              help="The judge: an ismcts spec (a level or a name too) whose iterations are "
+                   "replaced by ITERATIONS.  [default: baseline]")
 @player_counts_option("Player counts of the games (repeat; default: 2 to 6).")
 @seed_option(help="Seed of the games, the draw of the positions and the searches.  "
                   "[default: 0]")
+@click.option("--positions-from", "source", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="SUITE",
+              help="Take the positions of the suite SUITE instead of drawing them: the same "
+                   "positions judged again (with another --reference or budget).")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted build of FILE (its own parameters).")
 @click.option("--force", is_flag=True, help="Start FILE over if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def build(output: Path, positions: int | None, iterations: int | None, seeds: int | None,
-          players: tuple[int, ...], seed: int | None, resume: bool, force: bool,
-          quiet: bool) -> None:
+          reference: str | None, players: tuple[int, ...], seed: int | None,
+          source: Path | None, resume: bool, force: bool, quiet: bool) -> None:
     """Build a suite into FILE: self-play games at 2-6 players, positions drawn from every step
     and round (stored as the view of the seat to move), then each one searched SEEDS times with
-    `baseline`'s parameters and ITERATIONS iterations, pooled.  The file is rewritten after
-    every search: stop it at any time and continue with --resume."""
+    the judge's parameters (`baseline`'s unless --reference) and ITERATIONS iterations, pooled.
+    The same positions, seeds and counts with another --reference give the same positions
+    judged by another search.  The file is rewritten after every search: stop it at any time
+    and continue with --resume."""
     given = {k: v for k, v in dict(positions=positions, iterations=iterations, seeds=seeds,
                                     seed=seed).items() if v is not None}
     if players:
         given["players"] = tuple(sorted(set(players)))
+    if reference is not None:
+        given["reference"] = reference
     if resume:
-        if force:
-            raise InputError("--resume continues FILE and --force starts it over: give one")
+        if force or source:
+            raise InputError("--resume continues FILE as it was begun: give neither --force "
+                             "nor --positions-from with it")
         current = load_suite(output).params
+        if reference is not None:           # written out as the file records it
+            given["reference"] = dataclasses.replace(current, reference=reference).reference
         changed = [k for k, v in given.items() if getattr(current, k) != v]
         if changed:
             raise InputError(f"{output} was built with other parameters ("
@@ -114,12 +135,23 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
             done = resume_suite(output, lambda d, t: bar.update(d, total=t))
     else:
         refuse_overwrite(output, force)
-        params = BuildParams(**given)
+        if source is not None:
+            if source.resolve() == output.resolve():
+                raise InputError(f"{output}: --positions-from names the file being written")
+            drawn = [f"--{k}" if k != "players" else "-p" for k in ("positions", "seed", "players")
+                     if k in given]
+            if drawn:
+                raise InputError(f"the positions come from {source}: give no {', '.join(drawn)}")
+            done = rejudged(load_suite(source), **given)
+            done.command = build_command(output, done.params, source)
+        else:
+            params = BuildParams(**given)
         if not output.parent.is_dir() and str(output.parent):
             raise InputError(f"{output}: no folder {output.parent}")
-        with RunProgress(0, quiet, label="games") as bar:
-            done = new_suite(params, build_command(output, params),
-                             lambda d, t: bar.update(d, total=t))
+        if source is None:
+            with RunProgress(0, quiet, label="games") as bar:
+                done = new_suite(params, build_command(output, params),
+                                 lambda d, t: bar.update(d, total=t))
         save_suite(done, output)
         with RunProgress(0, quiet, label="searches") as bar, _stopped(output):
             fill_references(done, output, lambda d, t: bar.update(d, total=t))
