@@ -246,8 +246,10 @@ def test_run_json_and_table(suite_path):
              for b in data["bots"]]
     assert strip == [{k: v for k, v in b.items() if k not in ("think_median", "decisions")}
                      for b in json.loads(again.stdout)["bots"]]
+    assert data["reference"] == BASELINE and data["iterations"] == 400 * 2
     table = run("suite", "run", "-f", suite_path, "-b", "greedy", "-q")
     assert table.exit_code == 0 and "greedy" in table.stdout and "mean loss" in table.stdout
+    assert "judged by baseline x 400 x 2" in table.stdout
 
 
 @pytest.mark.parametrize("content", ["", "{", "[]", '{"format": "ekonos-position"}',
@@ -302,6 +304,8 @@ def test_build_with_another_judge_by_command(tmp_path):
     assert built.params.reference == judge and len(built.complete()) == 2
     assert built.command.endswith(f"--seeds 1 --reference {judge} --positions 2 -p 2 --seed 0")
     assert run("suite", "build", "-o", path, "--resume", "-r", "level4", "-q").exit_code == 0
+    table = run("suite", "run", "-f", path, "-b", "greedy", "-q")
+    assert f"judged by {judge} x 1" in " ".join(table.stdout.split())
     msg = assert_error(run("suite", "build", "-o", path, "--resume", "-r", "baseline"))
     assert "--reference" in msg
     for bad in ("cheat", "ismcts:time=2", "ismcts:c=lots"):

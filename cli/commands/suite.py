@@ -110,9 +110,8 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
     """Build a suite into FILE: self-play games at 2-6 players, positions drawn from every step
     and round (stored as the view of the seat to move), then each one searched SEEDS times with
     the judge's parameters (`baseline`'s unless --reference) and ITERATIONS iterations, pooled.
-    The same positions, seeds and counts with another --reference give the same positions
-    judged by another search.  The file is rewritten after every search: stop it at any time
-    and continue with --resume."""
+    With --positions-from, the positions of an existing suite are judged again instead.  The
+    file is rewritten after every search: stop it at any time and continue with --resume."""
     given = {k: v for k, v in dict(positions=positions, iterations=iterations, seeds=seeds,
                                     seed=seed).items() if v is not None}
     if players:
@@ -193,19 +192,28 @@ def run(path: Path, bots: tuple[str, ...], seed: int, as_json: bool, quiet: bool
                                       lambda d, t, base=base: bar.update(base + d)))
     if as_json:
         click.echo(json.dumps({"suite": str(path), "command": run_command(path, bots, seed),
+                               "reference": data.params.reference,
+                               "iterations": data.params.iterations * data.params.seeds,
                                "positions": len(data.complete()),
                                "of": len(data.positions), "seed": seed,
                                "bots": [s.to_dict() for s in scores]}, indent=2))
         return
-    console.print(score_table(scores, len(data.complete()), len(data.positions)))
+    console.print(score_table(scores, len(data.complete()), len(data.positions),
+                              judge_name(data.params)))
     console.print(breakdown_table(scores, "players", "by player count"))
     console.print(breakdown_table(scores, "step", "by step"))
 
 
-def score_table(scores: list[SuiteScore], n: int, of: int) -> Table:
+def judge_name(p: BuildParams) -> str:
+    """Who judged a suite, in a few words: `baseline`, or the judge's spec."""
+    return f"baseline x {p.iterations} x {p.seeds}" if p.reference == BASELINE else \
+        f"{p.reference} x {p.seeds}"
+
+
+def score_table(scores: list[SuiteScore], n: int, of: int, judge: str = "") -> Table:
     """The people's table: one row per bot."""
-    t = Table(title=f"Position suite: {n} positions" + (f" (of {of})" if n != of else ""),
-              title_justify="left")
+    t = Table(title=f"Position suite: {n} positions" + (f" (of {of})" if n != of else "")
+              + (f", judged by {judge}" if judge else ""), title_justify="left")
     for col in ("bot", "mean loss [95%]", "gifts [95%]", "best move", "few-visit picks",
                 "think (median)"):
         t.add_column(col, justify="left" if col == "bot" else "right")
