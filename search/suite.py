@@ -358,8 +358,8 @@ def rejudged(source: Suite, command: str = "", **changes) -> Suite:
     now give others (a position format that gained a field, a changed bot in the mix)."""
     drawn = {"positions", "seed", "players", "mix"} & set(changes)
     if drawn:
-        raise EkonosError(f"the positions come from the source suite; {', '.join(sorted(drawn))} "
-                          "cannot change")
+        raise EkonosError("the positions come from the source suite: their number, seed, player "
+                          f"counts and bots are its own (given: {', '.join(sorted(drawn))})")
     params = dataclasses.replace(source.params, **changes)
     return Suite(params, command, [{**p, "reference": None, "partial": []}
                                    for p in source.positions])

@@ -137,10 +137,6 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
         if source is not None:
             if source.resolve() == output.resolve():
                 raise InputError(f"{output}: --positions-from names the file being written")
-            drawn = [f"--{k}" if k != "players" else "-p" for k in ("positions", "seed", "players")
-                     if k in given]
-            if drawn:
-                raise InputError(f"the positions come from {source}: give no {', '.join(drawn)}")
             done = rejudged(load_suite(source), **given)
             done.command = build_command(output, done.params, source)
         else:
