@@ -5,7 +5,7 @@
     python benchmarks/train_eval.py check search/eval_model.json data4.npz
 
 `sample` plays the games (fixed seeds: game g of seed s uses derive_seed(s, g)); `fit` fits the
-model on the pooled samples and prints its log loss on them and on a held-out tenth.
+model on the pooled samples and prints its log loss on a held-out tenth of each player count.
 """
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import click
 import numpy as np
 
 from search.bots import derive_seed
-from search.evaluation import Samples, diagnose, fit, how_made, load, log_loss, save
+from search.evaluation import (Samples, diagnose, fit, held_out, how_made, load, log_loss,
+                               save)
 from search.selfplay import play_and_sample
 
 
@@ -54,8 +55,7 @@ def sample(players: int, games: int, spec: str, seed: int, first: int, out: str)
 def fit_cmd(data: tuple[str, ...], ridge: float, players: tuple[int, ...], out: str) -> None:
     """Fit the model on the samples in DATA files."""
     s = Samples.concat([Samples.load(Path(d)) for d in data])
-    rng = np.random.default_rng(0)
-    held = rng.random(len(s.players)) < 0.1
+    held = held_out(s)
     players = players or (2, 3, 4, 5, 6)
     model = fit(s.subset(~held), ridge, players)
     for n in sorted(set(s.players.tolist()) & set(players)):

@@ -80,6 +80,17 @@ def expected_scores(s: Samples, theta: np.ndarray) -> np.ndarray:
     return s.coins + np.einsum("nqc,nc->nq", s.shares, value)
 
 
+def held_out(s: Samples, share: float = 0.1) -> np.ndarray:
+    """A fixed `share` of the samples kept out of a fit to test it: drawn for each player count
+    from that count's samples alone (seeded by the count), so adding samples of one count never
+    moves another count's held-out figure."""
+    held = np.zeros(len(s.players), dtype=bool)
+    for n in np.unique(s.players):
+        rows = s.players == n
+        held[rows] = np.random.default_rng(int(n)).random(int(rows.sum())) < share
+    return held
+
+
 def fit(s: Samples, ridge: float = 1.0, players: tuple[int, ...] = (2, 3, 4, 5, 6)) -> dict:
     """The model fitted on `s`: theta by ridge regression of each company's growth to the end,
     beta by maximum likelihood of the win shares.  Cells (n, r) without data, and player counts

@@ -11,7 +11,7 @@ from ekonos.rules import Step
 from search import evaluation
 from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, Searcher, company_features_of
 from search.bots import ISMCTSBot, SpecError, make_bot
-from search.evaluation import Samples, diagnose, fit, log_loss
+from search.evaluation import Samples, diagnose, fit, held_out, log_loss
 
 
 def played(players: int, seed: int, rounds: int = 1) -> State:
@@ -146,6 +146,15 @@ def test_the_fit_recovers_a_planted_model():
     assert model["beta"][3][2] == pytest.approx(0.15, rel=0.15)
     worse = {**model, "beta": (np.asarray(model["beta"]) * 3).tolist()}
     assert log_loss(s, model) < log_loss(s, worse)
+
+
+def test_the_held_out_tenth_of_a_count_does_not_move_when_other_counts_are_added():
+    two = synthetic(2, 0.2, np.random.default_rng(4))
+    three = synthetic(3, 0.2, np.random.default_rng(5))
+    alone = held_out(two)
+    both = held_out(Samples.concat([three, two]))
+    assert np.array_equal(both[len(three.players):], alone)
+    assert 0.07 < alone.mean() < 0.13 and 0.07 < both.mean() < 0.13
 
 
 def test_the_diagnosis_of_a_planted_model_and_of_a_blind_one():
