@@ -80,8 +80,8 @@ def suite() -> None:
 @suite.command(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
                               "--iterations 500000 --seeds 2",
                               "ekonos suite build -o benchmarks/suite.json --resume",
-                              "ekonos suite build -o judged.json --positions 200 --reference "
-                              "ismcts:horizon=1,plain=1,c=0.3"))
+                              "ekonos suite build -o judged.json --positions-from "
+                              "benchmarks/suite.json --reference ismcts:horizon=1,plain=1,c=0.3"))
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               required=True, metavar="FILE", help="The suite file to write (JSON).")
 @click.option("--positions", "-n", type=click.IntRange(1, 100_000), default=None,
