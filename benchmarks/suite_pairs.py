@@ -1,0 +1,92 @@
+"""Paired differences between bots scored on the same suite (`ekonos suite run --json`).
+
+    python benchmarks/suite_pairs.py benchmarks/strength/suite_eval_judge.json \
+        --pair level3 baseline --pair level5 level4
+
+Every bot decides the same positions, so a per-position difference of losses is far tighter
+than two separate intervals.  For each pair A B: the mean of A's loss minus B's with its 95%
+interval, the ratio of their mean losses with its 95% interval (delta method), the gifts of
+each, and the positions where they chose the same move.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import dataclass
+
+import click
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: str
+    b: str
+    diff: float
+    diff_ci: tuple[float, float]
+    ratio: float
+    ratio_ci: tuple[float, float]
+    gifts: tuple[int, int]
+    same: int
+    positions: int
+
+
+def paired(result: dict, a: str, b: str, gift: float = 10.0) -> Pair:
+    """The paired comparison of bots `a` and `b` in a `suite run --json` result."""
+    bots = {x["bot"]: x for x in result["bots"]}
+    for name in (a, b):
+        if name not in bots:
+            raise ValueError(f"no bot {name!r} in the result (bots: {', '.join(bots)})")
+    da = {d["id"]: d for d in bots[a]["decisions"]}
+    db = {d["id"]: d for d in bots[b]["decisions"]}
+    ids = sorted(set(da) & set(db))
+    if len(ids) < 2:
+        raise ValueError(f"{a} and {b} share fewer than two positions")
+    x = [da[i]["loss"] for i in ids]
+    y = [db[i]["loss"] for i in ids]
+    n = len(ids)
+    mx, my = sum(x) / n, sum(y) / n
+    d = [u - v for u, v in zip(x, y)]
+    md = mx - my
+    sd = math.sqrt(sum((v - md) ** 2 for v in d) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    if my > 0:
+        vx = sum((u - mx) ** 2 for u in x) / (n - 1)
+        vy = sum((v - my) ** 2 for v in y) / (n - 1)
+        cov = sum((u - mx) * (v - my) for u, v in zip(x, y)) / (n - 1)
+        r = mx / my
+        se = math.sqrt(max(0.0, vx - 2 * r * cov + r * r * vy) / n) / my
+        ratio, ratio_ci = r, (r - Z95 * se, r + Z95 * se)
+    else:
+        ratio, ratio_ci = math.nan, (math.nan, math.nan)
+    return Pair(a, b, md, (md - half, md + half), ratio, ratio_ci,
+                (sum(u >= gift for u in x), sum(v >= gift for v in y)),
+                sum(da[i]["move"] == db[i]["move"] for i in ids), n)
+
+
+@click.command()
+@click.argument("result", type=click.File("r"))
+@click.option("--pair", "pairs", nargs=2, multiple=True, required=True, metavar="A B",
+              help="Two bot specs of the result (repeat for several pairs).")
+def main(result, pairs: tuple[tuple[str, str], ...]) -> None:
+    """Paired loss differences of bot pairs in RESULT (a `suite run --json` file)."""
+    try:
+        data = json.load(result)
+    except ValueError as e:
+        raise click.UsageError(f"{result.name}: not a `suite run --json` result ({e})") from None
+    for a, b in pairs:
+        try:
+            p = paired(data, a, b)
+        except (ValueError, KeyError, TypeError) as e:
+            raise click.UsageError(f"{result.name}: not a `suite run --json` result with "
+                                   f"both bots ({type(e).__name__}: {e})") from None
+        click.echo(f"{a} - {b}: {p.diff:+.2f} [{p.diff_ci[0]:+.2f}, {p.diff_ci[1]:+.2f}] points, "
+                   f"ratio {p.ratio:.2f} [{p.ratio_ci[0]:.2f}, {p.ratio_ci[1]:.2f}], gifts "
+                   f"{p.gifts[0]} against {p.gifts[1]}, the same move in {p.same} of "
+                   f"{p.positions}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
