@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import click
 
-Z95 = 1.959963984540054
+from search.arena import Z95
 
 
 @dataclass(frozen=True)
