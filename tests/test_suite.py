@@ -292,6 +292,7 @@ def test_build_and_resume_by_command(tmp_path):
     assert built.command == f"ekonos suite build -o {path} --iterations 200 --seeds 1 " \
                             "--positions 3 -p 2 --seed 0"
     assert built.params.reference == BASELINE
+    assert isinstance(built, Suite)
 
 
 def test_build_with_another_judge_by_command(tmp_path):
@@ -313,7 +314,6 @@ def test_build_with_another_judge_by_command(tmp_path):
                                "-r", bad))
         assert "reference" in msg or "spec" in msg
     assert not (tmp_path / "x.json").exists()
-    assert isinstance(built, Suite)
 
 
 def test_positions_from_judges_the_same_positions_again(tmp_path, suite_path):
