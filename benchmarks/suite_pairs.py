@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 import sys
 from dataclasses import dataclass
 
@@ -47,17 +48,14 @@ def paired(result: dict, a: str, b: str, gift: float = 10.0) -> Pair:
     x = [da[i]["loss"] for i in ids]
     y = [db[i]["loss"] for i in ids]
     n = len(ids)
-    mx, my = sum(x) / n, sum(y) / n
-    d = [u - v for u, v in zip(x, y)]
+    mx, my = statistics.fmean(x), statistics.fmean(y)
     md = mx - my
-    sd = math.sqrt(sum((v - md) ** 2 for v in d) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
+    half = Z95 * statistics.stdev([u - v for u, v in zip(x, y)]) / math.sqrt(n)
     if my > 0:
-        vx = sum((u - mx) ** 2 for u in x) / (n - 1)
-        vy = sum((v - my) ** 2 for v in y) / (n - 1)
-        cov = sum((u - mx) * (v - my) for u, v in zip(x, y)) / (n - 1)
         r = mx / my
-        se = math.sqrt(max(0.0, vx - 2 * r * cov + r * r * vy) / n) / my
+        var = (statistics.variance(x) - 2 * r * statistics.covariance(x, y)
+               + r * r * statistics.variance(y))
+        se = math.sqrt(max(0.0, var) / n) / my
         ratio, ratio_ci = r, (r - Z95 * se, r + Z95 * se)
     else:
         ratio, ratio_ci = math.nan, (math.nan, math.nan)

@@ -51,6 +51,11 @@ def _stopped(output: Path) -> Iterator[None]:
         raise click.exceptions.Exit(130) from None
 
 
+def _need_folder(output: Path) -> None:
+    if not output.parent.is_dir() and str(output.parent):
+        raise InputError(f"{output}: no folder {output.parent}")
+
+
 def save_suite(data: Suite, output: Path) -> None:
     """Write the suite; a failure names OUTPUT (not a temporary file)."""
     try:
@@ -139,11 +144,10 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
                 raise InputError(f"{output}: --positions-from names the file being written")
             done = rejudged(load_suite(source), **given)
             done.command = build_command(output, done.params, source)
+            _need_folder(output)
         else:
             params = BuildParams(**given)
-        if not output.parent.is_dir() and str(output.parent):
-            raise InputError(f"{output}: no folder {output.parent}")
-        if source is None:
+            _need_folder(output)
             with RunProgress(0, quiet, label="games") as bar:
                 done = new_suite(params, build_command(output, params),
                                  lambda d, t: bar.update(d, total=t))
