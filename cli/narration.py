@@ -13,6 +13,11 @@ from ekonos.notation import parse_move
 from ekonos.rules import MAX_SHARES, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS, Company, Step
 
 
+#: Under a hint whose win shares cannot be told apart (search.analysis.even).
+EVEN_NOTE = ("The search rates these within one point of win share of each other: from here "
+             "it cannot tell them apart, and any of them is about as good as the others.")
+
+
 def plural(n: int, word: str) -> str:
     """`plural(1, "coin")` -> '1 coin', `plural(5, "coin")` -> '5 coins'."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"

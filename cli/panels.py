@@ -14,7 +14,7 @@ from ekonos.moves import Move, MoveKind
 from ekonos.rules import Step
 
 from cli.grammar import every_decision, legal_list
-from cli.narration import move_label, plural
+from cli.narration import EVEN_NOTE, move_label, plural
 from cli.render import card_text, cname, spaces_text
 from cli.events import Decision
 
@@ -141,18 +141,27 @@ def full_list(state: State) -> Panel | Table:
     return table
 
 
-def hint_table(result: dict, names: list[str] | None = None) -> Table:
+#: Below this many columns the in-game hint leaves out the visits and the continuation, so
+#: each row (label, decision, win share, score) stays on one line.
+HINT_NARROW = 56
+
+
+def hint_table(result: dict, names: list[str] | None = None, width: int = 80) -> Table:
     """The advice of `GameSession.hint` as a table: rows h1, h2, ... (type the label to play
     it) best first by win share, with the visits behind each figure and the expected
-    continuation, each decision with its player."""
+    continuation, each decision with its player; under it, when the win shares are too close
+    to tell apart, a line that says so.  A terminal narrower than HINT_NARROW gets the label,
+    decision, win share and score only."""
     table = Table(title=f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)",
-                  title_justify="left", box=None, show_edge=False, padding=(0, 1))
-    for col in ("", "decision", "win share", "score", "visits", "then"):
+                  title_justify="left", box=None, show_edge=False, padding=(0, 1),
+                  caption=EVEN_NOTE if result.get("even") else None, caption_justify="left")
+    cols = ["", "decision", "win share", "score", "visits", "then"]
+    if width < HINT_NARROW:
+        cols = cols[:4]
+    for col in cols:
         table.add_column(col, justify="left" if col in ("decision", "then", "") else "right",
-                         overflow="fold")
+                         overflow="fold", no_wrap=col == "decision")   # a decision stays whole
     for i, m in enumerate(result["moves"], 1):
-        win = "—" if m["win"] is None else f"{m['win']:.0%}"
-        score = "—" if m["score"] is None else f"{m['score']:.1f}"
         then = Text()
         for k, (text, who) in enumerate(zip(m["line"][:4], m.get("players", [None] * 4))):
             if k:
@@ -160,8 +169,11 @@ def hint_table(result: dict, names: list[str] | None = None) -> Table:
             if who is not None and names is not None:
                 then.append(f"{names[who]}: ", style="dim")
             then.append(text)
-        table.add_row(Text(f"h{i}", style="bold cyan"), m["move"], win, score,
-                      str(m["visits"]), then)
+        cells = {"": Text(f"h{i}", style="bold cyan"), "decision": m["move"],
+                 "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
+                 "score": "—" if m["score"] is None else f"{m['score']:.1f}",
+                 "visits": str(m["visits"]), "then": then}
+        table.add_row(*(cells[c] for c in cols))
     return table
 
 

@@ -19,6 +19,17 @@ MAX_LINE = 1000     # decisions of an expected continuation
 #: the card, then its use (group=1): the first iterations only try the cards (up to 6), so a
 #: search of fewer than 7 iterations may end without a single real move to advise.
 MIN_ITERATIONS = 10
+#: Win shares closer than this (one point) are not told apart: a hint says so instead of
+#: ranking by noise.  Early in a 3-player game, for one, every move reads 33.3%: no one can call
+#: the winner from there, and the search is led by the expected score.
+EVEN_MARGIN = 0.01
+
+
+def even(moves: list[dict]) -> bool:
+    """True when two or more moves are shown and their win shares are all within EVEN_MARGIN
+    of each other (a forced move has none: never even)."""
+    wins = [m["win"] for m in moves if m["win"] is not None]
+    return len(wins) >= 2 and len(wins) == len(moves) and max(wins) - min(wins) < EVEN_MARGIN
 
 
 def level_params(level: int) -> dict:
@@ -36,7 +47,8 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
     """Search the position for the seat to move; the best `top` decisions, best first.
 
     Each move: canonical text, visits, expected win share, expected final score of the seat,
-    and the expected continuation (the most visited line, as canonical texts).  The budget is
+    and the expected continuation (the most visited line, as canonical texts); `even`: whether
+    their win shares are too close to tell apart (`even`).  The budget is
     `iterations` or `seconds` (not both); they and `workers` are checked like the `ismcts` bot's
     parameters (finite, in range): EkonosError naming the one that is wrong.  `params`: other
     `ismcts` parameters (a level's, for the in-game hint), else the defaults."""
@@ -72,14 +84,16 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
     else:
         result = bot.analyse(view, seed=seed, line_length=line_length)
         moves = result.moves
+    shown = [{"move": action_text(m["action"]), "visits": m["visits"],
+              "win": None if m["win"] is None else round(m["win"], 4),
+              "score": None if m["score"] is None else round(m["score"], 2),
+              "line": [action_text(a) for a in m["line"]]}
+             for m in moves[:top]]
     return {
         "to_move": seat,
         "player": state.names[seat],
         "step": state.step_name,
         "iterations": result.iterations if result else 0,
-        "moves": [{"move": action_text(m["action"]), "visits": m["visits"],
-                   "win": None if m["win"] is None else round(m["win"], 4),
-                   "score": None if m["score"] is None else round(m["score"], 2),
-                   "line": [action_text(a) for a in m["line"]]}
-                  for m in moves[:top]],
+        "moves": shown,
+        "even": even(shown),
     }

@@ -348,6 +348,24 @@ def test_hint_shows_three_decisions():
     assert wins == sorted(wins, reverse=True)
 
 
+def test_a_hint_that_cannot_tell_its_rows_apart_says_so_under_the_table():
+    st = State.new(3, seed=3)                     # round 1 of 3 players: no one can call it
+    s = session(st, 0, ["hint", "quit"], level=3)
+    s.run()
+    text = " ".join(s.console.export_text().split())
+    assert "h3 play" in text and "cannot tell them apart" in text
+
+@pytest.mark.parametrize("width, continuation", [(50, False), (100, True)])
+def test_the_hint_table_keeps_each_decision_on_one_line(width, continuation):
+    st = state_at("card")
+    s = session(st, st.to_move, ["hint", "quit"], level=1)
+    s.console = Console(width=width, record=True, force_terminal=False, color_system=None)
+    s.run()
+    text = s.console.export_text()
+    rows = re.findall(r"^\s*h[123] +(play \d+ \w+(?: \w+)?)\s", text, re.M)
+    assert len(rows) == 3 and set(rows) <= set(st.legal_moves.texts())   # each one whole
+    assert ("visits" in text) is continuation
+
 def test_a_hint_row_is_played_by_its_label():
     st = state_at("card")
     s = session(st, st.to_move, ["hint", "h2", "quit"], level=1)

@@ -6,7 +6,7 @@ import pytest
 from ekonos import State
 from ekonos.notation import action_text
 from search import arena
-from search.analysis import analyse
+from search.analysis import analyse, even
 from search.bots import LEVELS, SpecError, make_bot, parse_spec
 
 SMALL_SPECS = ["random", "greedy", "flat:iterations=300", "ismcts:iterations=300",
@@ -228,3 +228,14 @@ def test_specs_parse_and_levels_exist():
 def test_bad_specs_are_refused_with_the_reason(spec, words):
     with pytest.raises(SpecError, match=words):
         make_bot(spec)
+
+
+@pytest.mark.parametrize("wins, expected", [
+    ([0.3334, 0.3330, 0.3290], True),      # within one point
+    ([0.40, 0.38], False),                 # two points apart
+    ([0.5], False),                        # one move: nothing to tell apart
+    ([None], False),                       # a forced move
+    ([0.30, None], False),                 # not every move has a share
+])
+def test_even_means_win_shares_within_one_point(wins, expected):
+    assert even([{"win": w} for w in wins]) is expected

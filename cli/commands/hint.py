@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import load_position
+from cli.narration import EVEN_NOTE
 from cli.options import FiniteFloatRange, example, json_option, level_option, seed_option
 from cli.record import DEFAULT_LEVEL
 from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_params
@@ -44,7 +45,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     Searches with information-set MCTS from what that seat can see only: the other hands in
     the file are never read, with the search of a level of `ekonos play` (--level; level 3's
     by default).  Shows the best decisions with their visits, expected win share,
-    expected final score and the expected continuation.
+    expected final score and the expected continuation, and says so when their win shares
+    are too close to tell apart (`even` in --json).
     """
     if iterations is not None and seconds is not None:
         raise click.UsageError("--iterations and --time cannot be used together: choose one budget")
@@ -55,7 +57,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed, params=params)
     if as_json:
-        click.echo(json.dumps({k: result[k] for k in ("to_move", "step", "moves")}, indent=2))
+        click.echo(json.dumps({k: result[k] for k in ("to_move", "step", "moves", "even")},
+                              indent=2))
         return
     out = Console()
     # a name is text, never markup
@@ -79,3 +82,5 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
                  "expected continuation": Text(", ".join(m["line"]))}
         table.add_row(*(cells[c] for c in cols))
     out.print(table)
+    if result["even"]:
+        out.print(Text(EVEN_NOTE, style="dim"))

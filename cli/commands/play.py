@@ -264,7 +264,7 @@ class TerminalGame:
         elif cmd.name == "hint":
             with c.status("Thinking about your position…", spinner="dots"):
                 result = s.hint(top=3)
-            c.print(hint_table(result, s.names))
+            c.print(hint_table(result, s.names, c.width))
         elif cmd.name == "save":
             self._save(cmd.arg)
         elif cmd.name in ("undo", "redo"):

@@ -36,6 +36,7 @@ from search.bots import LEVELS
 from search.review import DEFAULT_ITERATIONS
 
 from cli.events import DecisionMade, Event, GameOver, Redone, RoundStarted, Undone
+from cli.narration import EVEN_NOTE
 from cli.session import GameSession, NotYourTurn, SessionError, StaleTurn
 from cli.web.page import Assets
 from cli.web.review import NotOver, Reviews
@@ -272,7 +273,8 @@ class WebGame:
             raise BadRequest(409, str(e)) from None
         return {"version": version, "iterations": result["iterations"],
                 "moves": [{"move": m["move"], "win": m["win"], "visits": m["visits"]}
-                          for m in result["moves"]]}
+                          for m in result["moves"]],
+                "note": EVEN_NOTE if result["even"] else None}
 
     # -- the review -----------------------------------------------------------------------------
     def start_review(self) -> dict:

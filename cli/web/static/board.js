@@ -279,6 +279,7 @@ async function hint() {
     b.addEventListener("click", () => play(m.move));
     box.append(b);
   }
+  if (data.hint.note) box.append(el("p", { class: "note" }, data.hint.note));
 }
 
 function listen() {
