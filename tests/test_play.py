@@ -355,6 +355,7 @@ def test_a_hint_that_cannot_tell_its_rows_apart_says_so_under_the_table():
     text = " ".join(s.console.export_text().split())
     assert "h3 play" in text and "cannot tell them apart" in text
 
+
 @pytest.mark.parametrize("width, continuation", [(50, False), (100, True)])
 def test_the_hint_table_keeps_each_decision_on_one_line(width, continuation):
     st = state_at("card")
@@ -365,6 +366,7 @@ def test_the_hint_table_keeps_each_decision_on_one_line(width, continuation):
     rows = re.findall(r"^\s*h[123] +(play \d+ \w+(?: \w+)?)\s", text, re.M)
     assert len(rows) == 3 and set(rows) <= set(st.legal_moves.texts())   # each one whole
     assert ("visits" in text) is continuation
+
 
 def test_a_hint_row_is_played_by_its_label():
     st = state_at("card")

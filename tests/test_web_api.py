@@ -212,7 +212,6 @@ def test_move_undo_redo_level_hint_new_review(web):
     assert client.get("/api/review").status_code == 409          # not over: no review
 
 
-
 def test_a_hint_that_cannot_tell_its_moves_apart_says_so(web):
     client, game, tmp = web
     r = post(client, "/api/new", {"ai": 2, "level": 3, "seed": 11})
@@ -221,6 +220,7 @@ def test_a_hint_that_cannot_tell_its_moves_apart_says_so(web):
     hint = post(client, "/api/hint").json()["hint"]      # round 1 of 3 players: alike
     wins = [m["win"] for m in hint["moves"]]
     assert max(wins) - min(wins) < 0.01 and "cannot tell them apart" in hint["note"]
+
 
 # -- refusals ---------------------------------------------------------------------------------
 
