@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import click
 
 from search.arena import Z95
+from search.suite_score import GIFT
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Pair:
     positions: int
 
 
-def paired(result: dict, a: str, b: str, gift: float = 10.0) -> Pair:
+def paired(result: dict, a: str, b: str, gift: float = GIFT) -> Pair:
     """The paired comparison of bots `a` and `b` in a `suite run --json` result."""
     bots = {x["bot"]: x for x in result["bots"]}
     for name in (a, b):
