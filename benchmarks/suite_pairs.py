@@ -2,9 +2,11 @@
 
     python benchmarks/suite_pairs.py benchmarks/strength/suite_eval_judge.json \
         --pair level3 baseline --pair level5 level4
+    python benchmarks/suite_pairs.py benchmarks/strength/suite_eval_judge_refit.json \
+        benchmarks/strength/suite_heldout_level3.json --pair level3 baseline   # two suites pooled
 
 Every bot decides the same positions, so a per-position difference of losses is far tighter
-than two separate intervals.  For each pair A B: the mean of A's loss minus B's with its 95%
+than two separate intervals.  Several results (of different suites) pool their positions.  For each pair A B: the mean of A's loss minus B's with its 95%
 interval, the ratio of their mean losses with its 95% interval (delta method), the gifts of
 each, and the positions where they chose the same move.
 """
@@ -35,14 +37,23 @@ class Pair:
     positions: int
 
 
-def paired(result: dict, a: str, b: str, gift: float = GIFT) -> Pair:
-    """The paired comparison of bots `a` and `b` in a `suite run --json` result."""
-    bots = {x["bot"]: x for x in result["bots"]}
-    for name in (a, b):
+def decisions(results: list[dict], name: str) -> dict[tuple[int, int], dict]:
+    """Bot `name`'s decisions in every result, keyed by (result's index, position id)."""
+    out = {}
+    for k, result in enumerate(results):
+        bots = {x["bot"]: x for x in result["bots"]}
         if name not in bots:
-            raise ValueError(f"no bot {name!r} in the result (bots: {', '.join(bots)})")
-    da = {d["id"]: d for d in bots[a]["decisions"]}
-    db = {d["id"]: d for d in bots[b]["decisions"]}
+            where = f" {k + 1}" if len(results) > 1 else ""
+            raise ValueError(f"no bot {name!r} in the result{where} (bots: {', '.join(bots)})")
+        out.update(((k, d["id"]), d) for d in bots[name]["decisions"])
+    return out
+
+
+def paired(result: dict | list[dict], a: str, b: str, gift: float = GIFT) -> Pair:
+    """The paired comparison of bots `a` and `b` in a `suite run --json` result, or over the
+    positions of several results pooled (each bot must be in all of them)."""
+    results = result if isinstance(result, list) else [result]
+    da, db = decisions(results, a), decisions(results, b)
     ids = sorted(set(da) & set(db))
     if len(ids) < 2:
         raise ValueError(f"{a} and {b} share fewer than two positions")
@@ -66,21 +77,26 @@ def paired(result: dict, a: str, b: str, gift: float = GIFT) -> Pair:
 
 
 @click.command()
-@click.argument("result", type=click.File("r"))
+@click.argument("results", nargs=-1, required=True, type=click.File("r"))
 @click.option("--pair", "pairs", nargs=2, multiple=True, required=True, metavar="A B",
               help="Two bot specs of the result (repeat for several pairs).")
-def main(result, pairs: tuple[tuple[str, str], ...]) -> None:
-    """Paired loss differences of bot pairs in RESULT (a `suite run --json` file)."""
-    try:
-        data = json.load(result)
-    except ValueError as e:
-        raise click.UsageError(f"{result.name}: not a `suite run --json` result ({e})") from None
+def main(results, pairs: tuple[tuple[str, str], ...]) -> None:
+    """Paired loss differences of bot pairs in RESULTS (`suite run --json` files; several:
+    their positions pooled)."""
+    data = []
+    for result in results:
+        try:
+            data.append(json.load(result))
+        except ValueError as e:
+            raise click.UsageError(f"{result.name}: not a `suite run --json` result ({e})") \
+                from None
+    names = ", ".join(r.name for r in results)
     for a, b in pairs:
         try:
             p = paired(data, a, b)
-        except (ValueError, KeyError, TypeError) as e:
-            raise click.UsageError(f"{result.name}: not a `suite run --json` result with "
-                                   f"both bots ({type(e).__name__}: {e})") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise click.UsageError(f"{names}: not `suite run --json` results with both bots "
+                                   f"({type(e).__name__}: {e})") from None
         click.echo(f"{a} - {b}: {p.diff:+.2f} [{p.diff_ci[0]:+.2f}, {p.diff_ci[1]:+.2f}] points, "
                    f"ratio {p.ratio:.2f} [{p.ratio_ci[0]:.2f}, {p.ratio_ci[1]:.2f}], gifts "
                    f"{p.gifts[0]} against {p.gifts[1]}, the same move in {p.same} of "

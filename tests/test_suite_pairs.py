@@ -53,3 +53,24 @@ def test_the_command_prints_each_pair_and_refuses_bad_input(tmp_path):
     text.write_text("[1, 2]")
     bad = CliRunner().invoke(suite_pairs.main, [str(text), "--pair", "a", "b"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_several_results_pool_their_positions(tmp_path):
+    one = result({"a": [0.0, 2.0], "b": [1.0, 4.0]}, {"a": ["x", "y"], "b": ["x", "q"]})
+    two = result({"a": [12.0, 1.0], "b": [14.0, 1.0]}, {"a": ["z", "w"], "b": ["r", "w"]})
+    # the same ids (0, 1) in both files are different positions: four pairs, not two
+    p = suite_pairs.paired([one, two], "a", "b")
+    whole = suite_pairs.paired(result({"a": [0.0, 2.0, 12.0, 1.0], "b": [1.0, 4.0, 14.0, 1.0]},
+                                      {"a": ["x", "y", "z", "w"], "b": ["x", "q", "r", "w"]}),
+                               "a", "b")
+    assert p == whole and p.positions == 4
+    paths = []
+    for k, data in enumerate((one, two)):
+        paths.append(tmp_path / f"r{k}.json")
+        paths[-1].write_text(json.dumps(data))
+    out = CliRunner().invoke(suite_pairs.main, [*map(str, paths), "--pair", "a", "b"])
+    assert out.exit_code == 0 and "of 4" in out.output, out.output
+    two["bots"].pop()                                   # b missing from the second file
+    paths[1].write_text(json.dumps(two))
+    bad = CliRunner().invoke(suite_pairs.main, [*map(str, paths), "--pair", "a", "b"])
+    assert bad.exit_code == 2 and "no bot 'b' in the result 2" in bad.output
