@@ -6,9 +6,10 @@
         benchmarks/strength/suite_heldout_level3.json --pair level3 baseline   # two suites pooled
 
 Every bot decides the same positions, so a per-position difference of losses is far tighter
-than two separate intervals.  Several results (of different suites) pool their positions.  For each pair A B: the mean of A's loss minus B's with its 95%
-interval, the ratio of their mean losses with its 95% interval (delta method), the gifts of
-each, and the positions where they chose the same move.
+than two separate intervals; several results (of different suites) pool their positions.  For
+each pair A B: the mean of A's loss minus B's with its 95% interval, the ratio of their mean
+losses with its 95% interval (delta method), the gifts of each, and the positions where they
+chose the same move.
 """
 from __future__ import annotations
 
