@@ -333,7 +333,7 @@ def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> l
 #: budget, beat level 3 by +82 [+28, +140] in 160 2-player games, SPRT(0, 40) accepting H1
 #: (benchmarks/strength/c03_75000_vs_level3_2p_sprt.json).  Level 5 doubles level 4's budget:
 #: 52.4% against it in 190 games (four runs, README), its order above level 4 not established;
-#: four times level 4's budget did no better (+40 [-12, +95] in 156 games, undecided).
+#: four times level 4's budget was not shown better either (+40 [-12, +95] in 156 games).
 define_level(1, "ismcts", iterations=200)
 define_level(2, "ismcts", iterations=1000)
 define_level(3, "ismcts", iterations=25000, horizon=1, plain=1)
