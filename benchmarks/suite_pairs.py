@@ -95,7 +95,7 @@ def main(results, pairs: tuple[tuple[str, str], ...]) -> None:
     for a, b in pairs:
         try:
             p = paired(data, a, b)
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
+        except (ValueError, KeyError, TypeError) as e:
             raise click.UsageError(f"{names}: not `suite run --json` results with both bots "
                                    f"({type(e).__name__}: {e})") from None
         click.echo(f"{a} - {b}: {p.diff:+.2f} [{p.diff_ci[0]:+.2f}, {p.diff_ci[1]:+.2f}] points, "
