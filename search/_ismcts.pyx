@@ -59,6 +59,7 @@ ctypedef struct Node:
     double reward       # sum of the mover's rewards (what UCB maximises)
     double win          # sum of the mover's win shares
     double score        # sum of the mover's final scores
+    double prior        # the evaluation's reward for the mover just after `action` (prior > 0)
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -92,6 +93,7 @@ cdef class Searcher:
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
     cdef public bint plain              # never a buy back that undoes this turn's sale
     cdef public bint cut_leaf           # horizon counted from the leaf's round, not the root's
+    cdef public double prior            # virtual visits of a node's evaluation prior (0: off)
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
 
     def __cinit__(self):
@@ -134,6 +136,7 @@ cdef class Searcher:
         self.horizon = 0
         self.plain = 0
         self.cut_leaf = 0
+        self.prior = 0.0
 
     def set_model(self, theta, beta):
         """The learned evaluation's weights: theta[players][rounds left] (NFEAT numbers each,
@@ -202,6 +205,7 @@ cdef class Searcher:
         nd.reward = 0
         nd.win = 0
         nd.score = 0
+        nd.prior = 0
         if parent >= 0:
             nd.next_sibling = self.nodes[parent].first_child
             self.nodes[parent].first_child = i
@@ -255,13 +259,28 @@ cdef class Searcher:
             hm &= hm - 1
         return k
 
+    cdef double prior_of(self, const EkState* d, int mover) noexcept nogil:
+        """The prior of a move that led to d: the mover's reward as the learned evaluation scores
+        d (the outcome when the game is over); a model without d's cell gives no opinion (0.5,
+        a reward's middle, whatever the reward kind)."""
+        cdef double reward[MAXP]
+        cdef double win[MAXP]
+        cdef double score[MAXP]
+        if d.step == STEP_OVER:
+            outcome(d, self.reward_kind, self.blend, self.scale, reward, win, score)
+        elif has_cell(&self.model, d, d.round):
+            evaluate(d, &self.model, self.reward_kind, self.blend, self.scale, reward, win, score)
+        else:
+            return 0.5
+        return reward[mover]
+
     cdef int iterate(self) noexcept nogil:
         """One iteration: determinize, select, expand one node, play out, back up.  Returns 0,
         or -1 when a node cannot be allocated (the iteration is abandoned, nothing backed up)."""
         cdef EkState d = self.root
         cdef int legal[MAX_LEGAL]
         cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child, cut = 0
-        cdef double v, bestv, lg
+        cdef double v, bestv, lg, pw = self.prior
         cdef double reward[MAXP]
         cdef double win[MAXP]
         cdef double score[MAXP]
@@ -296,7 +315,11 @@ cdef class Searcher:
                     nd.avail += 1
                     ntried += 1
                     lg = log(<double>nd.avail)
-                    v = nd.reward / nd.visits + self.c * sqrt(lg / nd.visits)
+                    if pw > 0 and nd.action < NUM_ACTIONS:     # the prior as pw visits
+                        v = (nd.reward + pw * nd.prior) / (nd.visits + pw)
+                    else:
+                        v = nd.reward / nd.visits
+                    v += self.c * sqrt(lg / nd.visits)
                     if v > bestv:
                         bestv = v
                         best = ch
@@ -316,6 +339,8 @@ cdef class Searcher:
                     mast_log(&self.table, &d, a)
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
+                    if pw > 0:
+                        self.nodes[child].prior = self.prior_of(&d, self.nodes[child].mover)
                 node = child
                 break
             node = best
@@ -375,6 +400,8 @@ cdef class Searcher:
         memset(self.mark, 0, NPSEUDO * sizeof(int))
         if not (isfinite(self.mast) and 0 <= self.mast <= 1):
             raise ValueError(f"mast must be from 0 to 1, got {self.mast!r}")
+        if not (isfinite(self.prior) and 0 <= self.prior <= 1e9):
+            raise ValueError(f"prior must be from 0 to 1e9, got {self.prior!r}")
         mast_clear(&self.table)
         self.table.p = self.mast
         if iterations > 0 and self.reserve(

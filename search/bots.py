@@ -193,6 +193,9 @@ class ISMCTSBot(Bot):
         plain: int = param(0, choices=(0, 1),
                            help="1: never buy back a share sold this turn when that restores "
                                 "the position (as if both steps had passed)")
+        prior: float = param(0.0, lo=0, hi=1e6,
+                             help="a node's value starts as this many visits of the learned "
+                                  "evaluation of the position just after its move (0: off)")
         model: str = param("", help="with a horizon: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -222,7 +225,8 @@ class ISMCTSBot(Bot):
         s.horizon = p.horizon
         s.plain = p.plain
         s.cut_leaf = p.cut == "leaf"
-        if p.horizon:
+        s.prior = p.prior
+        if p.horizon or p.prior:
             s.set_model(*evaluation.model(p.model))
         return s
 
@@ -346,4 +350,5 @@ define_level(5, "ismcts", iterations=150000, horizon=1, plain=1, c=0.3)
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
-                        pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, cut="root", plain=0)
+                        pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, cut="root", plain=0,
+                        prior=0.0)
