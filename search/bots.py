@@ -196,7 +196,7 @@ class ISMCTSBot(Bot):
         prior: float = param(0.0, lo=0, hi=1e6,
                              help="a node's value starts as this many visits of the learned "
                                   "evaluation of the position just after its move (0: off)")
-        model: str = param("", help="with a horizon: the evaluation's model file "
+        model: str = param("", help="with a horizon or a prior: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
                                     "to measure a new model against it",
                            values="a model file's path (not given: the shipped model)")
