@@ -1,0 +1,106 @@
+"""One SPRT over several arena runs of the same test (`ekonos arena --sprt … --json` files).
+
+    python benchmarks/pool_sprt.py benchmarks/strength/level5_300000_vs_level4_2p_seed7{6,7,8}.json
+
+A long SPRT is run in shards: the same two bots and the same test, each shard on new deals
+(`--seed`), stopped by the clock rather than by a decision.  Each file keeps its units' outcome
+histogram (`sprt.outcomes`), and a GSPRT's log-likelihood ratio depends only on those counts,
+so the shards pool exactly.  Printed: after each file, in the order given, the units and games
+so far, the pooled LLR against its bounds, the Elo estimate with its 95% interval and the
+state (H1, H0 or continue).  Within a shard the order of its units is not kept, so the pooled
+test is checked at the end of each shard, not after every unit.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+import click
+
+from search.ratings import elo_estimate
+from search.sprt import bounds, llr
+
+#: What must match for two runs to be one test.
+SAME = ("test", "base", "elo0", "elo1", "alpha", "beta", "model")
+
+
+@dataclass(frozen=True)
+class Step:
+    """The pooled test after one more shard."""
+    units: int
+    games: int
+    llr: float
+    lower: float
+    upper: float
+    elo: float
+    elo_ci: tuple[float, float]
+
+    @property
+    def state(self) -> str:
+        return "H1" if self.llr >= self.upper else "H0" if self.llr <= self.lower else "continue"
+
+
+def pool(runs: list[dict]) -> list[Step]:
+    """The pooled test after each run in turn (ValueError when they are not the same test)."""
+    if not runs:
+        raise ValueError("no runs to pool")
+    tests = []
+    for k, run in enumerate(runs, 1):
+        s = run.get("sprt") if isinstance(run, dict) else None
+        if not isinstance(s, dict):
+            raise ValueError(f"run {k} has no SPRT (was it run with --sprt and --json?)")
+        tests.append(s)
+    first = tests[0]
+    lower, upper = bounds(first["alpha"], first["beta"])
+    counts: dict[float, int] = {}
+    units = games = 0
+    out = []
+    for k, s in enumerate(tests, 1):
+        differ = [key for key in SAME if s[key] != first[key]]
+        if differ:
+            raise ValueError(f"run {k} is not the same test as run 1: "
+                             + ", ".join(f"{key} {s[key]!r} against {first[key]!r}"
+                                         for key in differ))
+        for value, count in s["outcomes"]:
+            if not (0 <= value <= 1 and count >= 0 and count == int(count)):
+                raise ValueError(f"run {k}: an outcome {value!r} × {count!r} is not a unit score "
+                                 "in [0, 1] and a whole count")
+            counts[round(float(value), 12)] = counts.get(round(float(value), 12), 0) + int(count)
+        units += sum(int(c) for _, c in s["outcomes"])
+        games += int(s["games"])
+        values = sorted(set(counts) | {0.0, 1.0})
+        n = [counts.get(v, 0) for v in values]
+        est = elo_estimate(values, [1.0] * len(values), n)
+        out.append(Step(units, games, llr(n, values, first["elo0"], first["elo1"]), lower, upper,
+                        est.elo, (est.low, est.high)))
+    return out
+
+
+@click.command()
+@click.argument("runs", nargs=-1, required=True, type=click.File("r"))
+def main(runs) -> None:
+    """Pool the SPRT of RUNS (`arena --sprt --json` files of one test) and print the pooled test
+    after each file."""
+    data = []
+    for f in runs:
+        try:
+            data.append(json.load(f))
+        except ValueError as e:
+            raise click.UsageError(f"{f.name}: not an arena --json result ({e})") from None
+    try:
+        steps = pool(data)
+    except (ValueError, KeyError, TypeError) as e:
+        raise click.UsageError(f"not arena --sprt --json results of one test "
+                               f"({type(e).__name__}: {e})") from None
+    s0 = data[0]["sprt"]
+    click.echo(f"{s0['test']} against {s0['base']}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
+               f"{s0['model']}")
+    for f, st in zip(runs, steps):
+        click.echo(f"{f.name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
+                   f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "
+                   f"{st.elo_ci[1]:+.0f}], {st.state}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

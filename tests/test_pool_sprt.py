@@ -1,0 +1,78 @@
+"""benchmarks/pool_sprt.py: one SPRT over several shards of the same arena test, and one clear
+error for runs that are not one test."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from search.sprt import Sprt
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "pool_sprt.py"
+_spec = importlib.util.spec_from_file_location("pool_sprt", SCRIPT)
+pool_sprt = importlib.util.module_from_spec(_spec)
+sys.modules["pool_sprt"] = pool_sprt            # dataclasses look their module up
+_spec.loader.exec_module(pool_sprt)
+
+# two shards' pentanomial units (a pair's points / 2), as the arena would have fed them
+SHARD_A = [1.0, 0.5, 0.75, 1.0, 0.0, 0.5, 1.0, 0.5, 1.0, 0.25]
+SHARD_B = [0.5, 1.0, 1.0, 0.75, 0.5, 1.0, 0.0, 1.0, 1.0, 1.0, 0.5, 1.0]
+
+
+def run(units: list[float], test: str = "a", elo1: float = 40.0) -> dict:
+    """An arena --sprt --json result holding these units, made by the arena's own Sprt."""
+    s = Sprt(0, elo1)
+    for u in units:
+        s.add(u, 2)
+    return {"players": 2, "sprt": {"test": test, "base": "b", **s.result()}}
+
+
+def test_pooled_shards_are_the_test_fed_every_unit():
+    steps = pool_sprt.pool([run(SHARD_A), run(SHARD_B)])
+    whole = Sprt(0, 40)
+    for u in SHARD_A + SHARD_B:
+        whole.add(u, 2)
+    first = Sprt(0, 40)
+    for u in SHARD_A:
+        first.add(u, 2)
+    assert [s.units for s in steps] == [10, 22] and [s.games for s in steps] == [20, 44]
+    assert steps[0].llr == pytest.approx(first.llr) and steps[1].llr == pytest.approx(whole.llr)
+    est = whole.elo()
+    assert steps[1].elo == pytest.approx(est.elo)
+    assert steps[1].elo_ci == pytest.approx((est.low, est.high))
+    assert steps[1].state == whole.state
+    assert steps[1].llr > steps[0].llr > 0           # the second shard adds evidence for H1
+
+
+def test_a_pooled_test_can_accept():
+    steps = pool_sprt.pool([run([1.0] * 20), run([1.0] * 20)])
+    assert steps[1].llr >= steps[1].upper and steps[1].state == "H1"
+
+
+@pytest.mark.parametrize("other, words", [
+    (run(SHARD_B, test="c"), "test 'c' against 'a'"),
+    (run(SHARD_B, elo1=50.0), "elo1 50.0 against 40.0"),
+    ({"players": 2, "bots": []}, "run 2 has no SPRT"),
+])
+def test_runs_of_another_test_are_refused(other, words):
+    with pytest.raises(ValueError, match=words):
+        pool_sprt.pool([run(SHARD_A), other])
+
+
+def test_the_command_prints_each_step_and_refuses_bad_input(tmp_path):
+    a, b, bad = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "bad.json"
+    a.write_text(json.dumps(run(SHARD_A)))
+    b.write_text(json.dumps(run(SHARD_B)))
+    bad.write_text("{not json")
+    out = CliRunner().invoke(pool_sprt.main, [str(a), str(b)])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0].startswith("a against b: SPRT(0, 40)")
+    assert "a.json: 20 games" in lines[1] and "b.json: 44 games" in lines[2]
+    for args in ([str(a), str(bad)], [str(a), str(tmp_path / "missing.json")], []):
+        out = CliRunner().invoke(pool_sprt.main, args)
+        assert out.exit_code == 2 and "Traceback" not in out.output, args
