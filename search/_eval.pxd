@@ -17,9 +17,9 @@ from libc.math cimport exp
 from libc.stdint cimport uint64_t
 
 from ekonos._bits cimport popcount, ctz
-from ekonos._core cimport (EkState, EkTables, ek_tables, ek_empty_spaces, ek_column,
+from ekonos._core cimport (EkState, EkTables, ek_tables, ek_empty_spaces, ek_column, STEP_OVER,
                            NCOMP, MAXP, MAX_TILES)
-from search._playout cimport rewards
+from search._playout cimport outcome, rewards
 
 cdef enum:
     NFEAT = 8           # company_features: see there
@@ -101,3 +101,20 @@ cdef inline void evaluate(const EkState* d, const EvalModel* model, int kind, do
     for q in range(n):
         win[q] /= total
     rewards(n, kind, blend, scale, win, score, reward)
+
+
+cdef inline double static_reward(const EkState* d, const EvalModel* model, int kind, double blend,
+                                 double scale, int seat) noexcept nogil:
+    """Seat's reward as the model scores d now, mid-round or not (the outcome when the game is
+    over): the `prior` of the move that led to d.  A model without d's cell gives no opinion:
+    0.5, a reward's middle whatever its kind."""
+    cdef double reward[MAXP]
+    cdef double win[MAXP]
+    cdef double score[MAXP]
+    if d.step == STEP_OVER:
+        outcome(d, kind, blend, scale, reward, win, score)
+    elif has_cell(model, d, d.round):
+        evaluate(d, model, kind, blend, scale, reward, win, score)
+    else:
+        return 0.5
+    return reward[seat]

@@ -38,7 +38,7 @@ from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determiniz
 from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
 from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
 from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
-                           has_cell)
+                           has_cell, static_reward)
 
 cdef enum:
     GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
@@ -259,21 +259,6 @@ cdef class Searcher:
             hm &= hm - 1
         return k
 
-    cdef double prior_of(self, const EkState* d, int mover) noexcept nogil:
-        """The prior of a move that led to d: the mover's reward as the learned evaluation scores
-        d (the outcome when the game is over); a model without d's cell gives no opinion (0.5,
-        a reward's middle, whatever the reward kind)."""
-        cdef double reward[MAXP]
-        cdef double win[MAXP]
-        cdef double score[MAXP]
-        if d.step == STEP_OVER:
-            outcome(d, self.reward_kind, self.blend, self.scale, reward, win, score)
-        elif has_cell(&self.model, d, d.round):
-            evaluate(d, &self.model, self.reward_kind, self.blend, self.scale, reward, win, score)
-        else:
-            return 0.5
-        return reward[mover]
-
     cdef int iterate(self) noexcept nogil:
         """One iteration: determinize, select, expand one node, play out, back up.  Returns 0,
         or -1 when a node cannot be allocated (the iteration is abandoned, nothing backed up)."""
@@ -340,7 +325,9 @@ cdef class Searcher:
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
                     if pw > 0:
-                        self.nodes[child].prior = self.prior_of(&d, self.nodes[child].mover)
+                        self.nodes[child].prior = static_reward(
+                            &d, &self.model, self.reward_kind, self.blend, self.scale,
+                            self.nodes[child].mover)
                 node = child
                 break
             node = best
