@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import click
 
-from search.ratings import elo_estimate
-from search.sprt import bounds, llr
+from search.sprt import Sprt
 
 #: What must match for two runs to be one test.
 SAME = ("test", "base", "elo0", "elo1", "alpha", "beta", "model")
@@ -35,14 +34,12 @@ class Step:
     upper: float
     elo: float
     elo_ci: tuple[float, float]
-
-    @property
-    def state(self) -> str:
-        return "H1" if self.llr >= self.upper else "H0" if self.llr <= self.lower else "continue"
+    state: str
 
 
 def pool(runs: list[dict]) -> list[Step]:
-    """The pooled test after each run in turn (ValueError when they are not the same test)."""
+    """The pooled test after each run in turn (ValueError when they are not the same test, or
+    when the test had already been decided before a run)."""
     if not runs:
         raise ValueError("no runs to pool")
     tests = []
@@ -52,9 +49,7 @@ def pool(runs: list[dict]) -> list[Step]:
             raise ValueError(f"run {k} has no SPRT (was it run with --sprt and --json?)")
         tests.append(s)
     first = tests[0]
-    lower, upper = bounds(first["alpha"], first["beta"])
-    counts: dict[float, int] = {}
-    units = games = 0
+    test = Sprt(first["elo0"], first["elo1"], first["alpha"], first["beta"], first["model"])
     out = []
     for k, s in enumerate(tests, 1):
         differ = [key for key in SAME if s[key] != first[key]]
@@ -62,18 +57,10 @@ def pool(runs: list[dict]) -> list[Step]:
             raise ValueError(f"run {k} is not the same test as run 1: "
                              + ", ".join(f"{key} {s[key]!r} against {first[key]!r}"
                                          for key in differ))
-        for value, count in s["outcomes"]:
-            if not (0 <= value <= 1 and count >= 0 and count == int(count)):
-                raise ValueError(f"run {k}: an outcome {value!r} × {count!r} is not a unit score "
-                                 "in [0, 1] and a whole count")
-            counts[round(float(value), 12)] = counts.get(round(float(value), 12), 0) + int(count)
-        units += sum(int(c) for _, c in s["outcomes"])
-        games += int(s["games"])
-        values = sorted(set(counts) | {0.0, 1.0})
-        n = [counts.get(v, 0) for v in values]
-        est = elo_estimate(values, [1.0] * len(values), n)
-        out.append(Step(units, games, llr(n, values, first["elo0"], first["elo1"]), lower, upper,
-                        est.elo, (est.low, est.high)))
+        test.add_outcomes(s["outcomes"], int(s["games"]))
+        est = test.elo()
+        out.append(Step(test.units, test.games, test.llr, test.lower, test.upper, est.elo,
+                        (est.low, est.high), test.state))
     return out
 
 

@@ -220,16 +220,28 @@ class Sprt:
     def add(self, value: float, games: int) -> str:
         """Add one unit with outcome `value` (mean score per result, in [0, 1]) made of `games`
         games; returns the new state."""
+        return self.add_outcomes([(value, 1)], games)
+
+    def add_outcomes(self, outcomes: Sequence[tuple[float, int]], games: int) -> str:
+        """Add units at once, as (outcome, count) pairs (`result()["outcomes"]`), made of
+        `games` games: a shard of a longer test, run on its own.  The test is checked after
+        them all, since their order is not known.  Returns the new state."""
         if self.state != "continue":
             raise EkonosError(f"the test already accepted {self.state} after {self.games} games")
-        if not 0.0 <= value <= 1.0:
-            raise EkonosError(f"a unit's score must be in [0, 1], not {value}")
-        key = round(float(value), 12)
-        support = MODELS[self.model]
-        if support is not None and key not in self._counts:
-            raise EkonosError(f"{value} is not a {self.model} outcome: one of {support}")
-        self._counts[key] = self._counts.get(key, 0) + 1
-        self.units += 1
+        add: dict[float, int] = {}
+        for value, count in outcomes:
+            if not 0.0 <= value <= 1.0:
+                raise EkonosError(f"a unit's score must be in [0, 1], not {value}")
+            if not (count >= 0 and count == int(count)):
+                raise EkonosError(f"a count of units must be a whole number >= 0, not {count}")
+            key = round(float(value), 12)
+            support = MODELS[self.model]
+            if support is not None and key not in self._counts:
+                raise EkonosError(f"{value} is not a {self.model} outcome: one of {support}")
+            add[key] = add.get(key, 0) + int(count)
+        for key, count in add.items():
+            self._counts[key] = self._counts.get(key, 0) + count
+            self.units += count
         self.games += games
         values, counts = self.outcomes()
         self._llr = llr(counts, values, self.elo0, self.elo1)
