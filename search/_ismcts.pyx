@@ -23,9 +23,12 @@
 # - Playouts and their scoring live in _playout.pxd (shared with flat Monte Carlo, inlined here).
 # - MAST for spaces (mast > 0): playout adaptation, in _mast.pxd.
 # - Engine constants come from _core.pxd (cimported), never as literals.
+# - The node layout and the Searcher's fields are declared in _ismcts.pxd (the C contract).
+# - `forced` (root=halving, search.bots): every iteration takes one given root move, through
+#   its card and group pseudo-nodes, so a driver can share the budget among the root moves.
 
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcmp
 from libc.math cimport sqrt, log, isfinite
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -40,27 +43,6 @@ from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
 from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
                            has_cell, static_reward)
 
-cdef enum:
-    GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
-    GROUP_PROTECT = GROUP_PLACE + 1     # group=2: the protects of the parent's card
-    NPSEUDO = GROUP_PROTECT + 1         # action ids incl. the pseudo-actions
-    RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
-    PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
-    NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
-
-ctypedef struct Node:
-    int action          # action leading here (pseudo-action >= NUM_ACTIONS: a card chosen)
-    int parent
-    int first_child
-    int next_sibling
-    int mover           # seat that chose `action`
-    int visits
-    int avail           # times this node was available for selection (legal in the world)
-    double reward       # sum of the mover's rewards (what UCB maximises)
-    double win          # sum of the mover's win shares
-    double score        # sum of the mover's final scores
-    double prior        # the evaluation's reward for the mover just after `action` (prior > 0)
-
 
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
@@ -68,34 +50,23 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef inline int on_the_way(int* legal, int n, int f) noexcept nogil:
+    """Keep only the edge of `legal` on the way to the real action `f`: f itself, its card's
+    pseudo-action or its card's place or protect group (1 edge, first); none: all n edges."""
+    cdef int i, x, sub = (f - A_CARD) % CARD_SUBS
+    cdef bint card = A_CARD <= f < A_CARD + NCARDS * CARD_SUBS
+    for i in range(n):
+        x = legal[i]
+        if x == f or card and (x == NUM_ACTIONS + (f - A_CARD) // CARD_SUBS
+                               or x == GROUP_PLACE and sub < NSPACES
+                               or x == GROUP_PROTECT and NSPACES <= sub < 2 * NSPACES):
+            legal[0] = x
+            return 1
+    return n
+
+
 cdef class Searcher:
     """One search tree for one seat.  Not thread-safe: one Searcher per thread."""
-    cdef Node* nodes
-    cdef int n_nodes
-    cdef int cap
-    cdef int* mark
-    cdef int stamp
-    cdef uint64_t rng[RNG_WORDS]
-    cdef EkState root
-    cdef int observer
-    cdef public double c
-    cdef public int group
-    cdef public int reward_kind
-    cdef public double blend
-    cdef public double scale
-    cdef public int policy
-    cdef public long iterations_done
-    cdef public long decisions_simulated
-    cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
-    cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
-    cdef public double mast             # probability of a MAST space in a light playout (0: off)
-    cdef Mast table                     # MAST statistics of this search (_mast.pxd)
-    cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
-    cdef public bint plain              # never a buy back that undoes this turn's sale
-    cdef public bint cut_leaf           # horizon counted from the leaf's round, not the root's
-    cdef public double prior            # virtual visits of a node's evaluation prior (0: off)
-    cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
-
     def __cinit__(self):
         self.cap = 1024
         self.nodes = <Node*>malloc(self.cap * sizeof(Node))
@@ -137,6 +108,7 @@ cdef class Searcher:
         self.plain = 0
         self.cut_leaf = 0
         self.prior = 0.0
+        self.forced = -1
 
     def set_model(self, theta, beta):
         """The learned evaluation's weights: theta[players][rounds left] (NFEAT numbers each,
@@ -270,6 +242,7 @@ cdef class Searcher:
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef Node* nd
+        cdef bint rootward = self.forced >= 0
         self.table.nplaced = 0
         if self.see_all:                # every hand is known: only later deals stay unknown
             rng_seed(d.rng, rng_next(self.rng))
@@ -286,6 +259,11 @@ cdef class Searcher:
                         n -= 1
                         legal[i] = legal[n]
                         break
+            if rootward:                # only the edge on the way to the forced root move
+                if node and self.nodes[node].action < NUM_ACTIONS:
+                    rootward = 0
+                else:
+                    n = on_the_way(legal, n, self.forced)
             self.stamp += 1
             for i in range(n):
                 self.mark[legal[i]] = self.stamp
@@ -361,15 +339,21 @@ cdef class Searcher:
         return 0
 
     def run(self, CoreState view, int observer, long iterations=0, double seconds=0.0,
-            uint64_t seed=0):
+            uint64_t seed=0, bint more=False):
         """Search `view` for `observer`: `iterations` (reproducible) or `seconds` (wall clock).
-        MemoryError when the tree cannot grow (the statistics so far stay readable)."""
+        `more`: go on with the tree and random stream of the last run, on the same view (the
+        seed is unused).  MemoryError when the tree cannot grow (the statistics so far stay
+        readable)."""
         cdef double deadline
         cdef long it = 0
         cdef int failed = 0
-        self.n_nodes = 0                    # a failed call leaves an empty tree, never a stale one
-        self.iterations_done = 0
-        self.decisions_simulated = 0
+        if more and (self.n_nodes == 0 or observer != self.observer
+                     or memcmp(&self.root, &view.s, sizeof(EkState)) != 0):
+            raise ValueError("more=True goes on with the last run's tree: the same view and seat")
+        if not more:
+            self.n_nodes = 0                # a failed call leaves an empty tree, never a stale one
+            self.iterations_done = 0
+            self.decisions_simulated = 0
         if not isfinite(seconds) or seconds < 0:
             raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         if iterations <= 0 and seconds <= 0:
@@ -382,19 +366,21 @@ cdef class Searcher:
             raise ValueError("see_all needs a position that knows every hand")
         self.root = view.s
         self.observer = observer
-        rng_seed(self.rng, seed)
+        if not more:
+            rng_seed(self.rng, seed)
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
         if not (isfinite(self.mast) and 0 <= self.mast <= 1):
             raise ValueError(f"mast must be from 0 to 1, got {self.mast!r}")
         if not (isfinite(self.prior) and 0 <= self.prior <= 1e9):
             raise ValueError(f"prior must be from 0 to 1e9, got {self.prior!r}")
-        mast_clear(&self.table)
+        if not more:
+            mast_clear(&self.table)
         self.table.p = self.mast
         if iterations > 0 and self.reserve(
-                <int>min(iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
+                <int>min(self.n_nodes + iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
             raise MemoryError("no memory for the search tree")
-        if self.add_node(-1, -1, -1) < 0:
+        if not more and self.add_node(-1, -1, -1) < 0:
             raise MemoryError("no memory for the search tree")
         with nogil:
             if iterations > 0:
@@ -412,7 +398,7 @@ cdef class Searcher:
                     it += 1
                     if (it & 31) == 0 and now_seconds() >= deadline:
                         break
-        self.iterations_done = it
+        self.iterations_done += it
         if failed:
             raise MemoryError(f"the search tree cannot grow past {self.n_nodes} nodes "
                               f"(after {it} iterations)")

@@ -27,6 +27,7 @@ from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
 from search import evaluation
 from search._flat import flat_search
 from search._ismcts import EVAL_MAX_ROUNDS, Searcher
+from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, Bot,
                              BotParams, SpecError, always, define_level, define_named,
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
@@ -196,6 +197,9 @@ class ISMCTSBot(Bot):
         prior: float = param(0.0, lo=0, hi=1e6,
                              help="a node's value starts as this many visits of the learned "
                                   "evaluation of the position just after its move (0: off)")
+        root: str = param("uct", choices=("uct", "halving"),
+                          help="at the root: UCB like every node (uct), or sequential halving "
+                               "over the legal moves, the survivor played (halving)")
         model: str = param("", help="with a horizon or a prior: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -245,7 +249,11 @@ class ISMCTSBot(Bot):
         jobs = [dict(iterations=budgets[i] if seconds is None else 0, seconds=seconds or 0.0,
                      seed=derive_seed(seed, i)) for i in range(w)]
         t0 = _time.perf_counter()
-        if w == 1:
+        rank = None
+        if p.root == "halving":
+            rank = run_halving(searchers, view, seat, budgets, seconds,
+                               [job["seed"] for job in jobs])
+        elif w == 1:
             searchers[0].run(view, seat, **jobs[0])
         else:
             with ThreadPoolExecutor(max_workers=w) as pool:
@@ -254,8 +262,10 @@ class ISMCTSBot(Bot):
             for f in futures:     # all have finished; the first failure reaches the caller
                 f.result()
         seconds = _time.perf_counter() - t0
-        return Analysis(_merge(searchers, line_length, p.pick == "tree"),
-                        sum(s.iterations_done for s in searchers),
+        moves = _merge(searchers, line_length, p.pick == "tree")
+        if rank is not None:                         # the survivor first, then by round left
+            moves.sort(key=lambda m: rank.get(m["action"], len(rank)))
+        return Analysis(moves, sum(s.iterations_done for s in searchers),
                         sum(s.decisions_simulated for s in searchers), seconds,
                         sum(s.node_count for s in searchers))
 
@@ -352,4 +362,4 @@ define_level(5, "ismcts", iterations=300000, horizon=1, plain=1, c=0.3)
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
                         pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, cut="root", plain=0,
-                        prior=0.0)
+                        prior=0.0, root="uct")

@@ -10,7 +10,8 @@ from search.analysis import analyse, even
 from search.bots import LEVELS, SpecError, make_bot, parse_spec
 
 SMALL_SPECS = ["random", "greedy", "flat:iterations=300", "ismcts:iterations=300",
-               "ismcts:iterations=300,group=0,policy=random,reward=win"]
+               "ismcts:iterations=300,group=0,policy=random,reward=win",
+               "ismcts:iterations=300,root=halving"]
 
 
 def random_position(players: int, seed: int, decisions: int) -> State:
@@ -90,18 +91,20 @@ def test_r21_hint_is_identical_with_or_without_hidden_hands():
 
 # -- determinism -------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("root", ["uct", "halving"])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_ismcts_same_position_seed_budget_same_move(workers):
+def test_ismcts_same_position_seed_budget_same_move(workers, root):
     st = random_position(4, 21, 12)
     view = st.view(st.to_move)
-    spec = f"ismcts:iterations=2000,workers={workers}"
+    spec = f"ismcts:iterations=2000,workers={workers},root={root}"
     first = make_bot(spec).analyse(view, seed=77)
     again = make_bot(spec).analyse(view.copy(), seed=77)
     assert [(m["action"], m["visits"]) for m in first.moves] == \
         [(m["action"], m["visits"]) for m in again.moves]
     assert first.iterations == 2000
     other = make_bot(spec).analyse(view, seed=78)
-    assert [m["visits"] for m in other.moves] != [m["visits"] for m in first.moves]
+    assert [(m["visits"], m["win"]) for m in other.moves] != \
+        [(m["visits"], m["win"]) for m in first.moves]
 
 
 def test_arena_same_arguments_same_result_and_workers_do_not_matter():

@@ -1,0 +1,100 @@
+"""Sequential halving at the root of the search (`ismcts:root=halving`, issue 11).
+
+UCB at the root spends its visits to play well *during* the search (cumulative regret), but the
+root only has to *name* the best move at the end (simple regret).  Where a move needs its own
+follow-up decisions to show its worth (an expansion's growth actions, a growth that triggers
+one), a few visits value it low, UCB stops visiting it, and the search locks onto whichever move
+got ahead first.  Sequential halving (Karnin, Koren & Somekh 2013) applied at the root with UCT
+below (H-MCTS: Pepels, Cazenave, Winands & Lanctot 2014) gives every root move the same share
+of a round's budget, keeps the better half by mean win share, and repeats until one is left: no
+move is judged on a handful of visits while another has thousands.
+
+Every iteration of a round takes its root move through the tree (`Searcher.forced`); below it
+the search is the usual one.  The searchers of root parallelism run each round side by side and
+their statistics are pooled before each halving, so the workers agree on the survivors.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from ekonos import State
+from search._ismcts import Searcher
+
+
+def _shares(total: int, k: int) -> list[int]:
+    """`total` split into k near-equal integer parts, the larger ones first."""
+    return [total // k + (1 if i < total % k else 0) for i in range(k)]
+
+
+def _pooled(searchers: Sequence[Searcher]) -> dict[int, list[float]]:
+    """Per root move: [visits, win sum, score sum] over every searcher's tree."""
+    acc: dict[int, list[float]] = {}
+    for s in searchers:
+        if s.iterations_done == 0:
+            continue
+        for m in s.root_moves(0):
+            a = acc.setdefault(m["action"], [0, 0.0, 0.0])
+            a[0] += m["visits"]
+            a[1] += m["win"]
+            a[2] += m["score"]
+    return acc
+
+
+def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: Sequence[int],
+                seconds: float | None, seeds: Sequence[int]) -> dict[int, int]:
+    """Search `view` for `seat` by sequential halving over its legal moves, one tree per
+    searcher: searcher i spends budgets[i] iterations (or, with `seconds`, every searcher that
+    many seconds) and starts from seeds[i].  Returns each root move's rank, 0 for the survivor,
+    then by the round a move left in (later is better) and, within a round, its pooled mean win
+    share.  A move below the searchers' consideration (plain=1's buy-back) is searched freely
+    in its share of the first round, gets no visits and leaves at once."""
+    cands = list(view.legal_actions())
+    rounds = max(1, math.ceil(math.log2(len(cands))))
+    left = list(budgets)
+    time_left = seconds
+    started = [False] * len(searchers)
+    out: list[int] = []                        # moves in the order they left, worst first
+
+    def work(i: int, shares: list[float]) -> None:
+        s = searchers[i]
+        for a, k in zip(cands, shares):
+            if k <= 0:
+                continue
+            s.forced = a
+            if seconds is None:
+                s.run(view, seat, iterations=int(k), seed=seeds[i], more=started[i])
+            else:
+                s.run(view, seat, seconds=k, seed=seeds[i], more=started[i])
+            started[i] = True
+        s.forced = -1
+
+    for r in range(rounds):
+        if seconds is None:
+            plan = [_shares(left[i] // (rounds - r), len(cands)) for i in range(len(searchers))]
+            for i in range(len(searchers)):
+                left[i] -= sum(plan[i])
+        else:
+            per = time_left / (rounds - r)
+            time_left -= per
+            plan = [[per / len(cands)] * len(cands) for _ in searchers]
+        if len(searchers) == 1:
+            work(0, plan[0])
+        else:
+            with ThreadPoolExecutor(max_workers=len(searchers)) as pool:
+                futures = [pool.submit(work, i, plan[i]) for i in range(len(searchers))]
+            for f in futures:          # all have finished; the first failure reaches the caller
+                f.result()
+        stats = _pooled(searchers)
+
+        def value(a: int) -> tuple[float, float]:
+            v = stats.get(a)
+            return (-1.0, 0.0) if not v or v[0] == 0 else (v[1] / v[0], v[2] / v[0])
+
+        cands.sort(key=lambda a: (value(a), -a), reverse=True)
+        keep = 1 if r == rounds - 1 else math.ceil(len(cands) / 2)
+        out.extend(reversed(cands[keep:]))
+        cands = cands[:keep]
+    out.extend(reversed(cands))
+    return {a: len(out) - 1 - k for k, a in enumerate(out)}
