@@ -84,7 +84,7 @@ def test_level_3_is_baseline_with_the_ideas_issue_11_kept():
     """Level 3 was `baseline` until issue 11; it now differs by the measured parameters only."""
     base = parse_params("baseline")[1]
     assert parse_params(LEVELS[3])[1] == dataclasses.replace(base, iterations=25000, horizon=1,
-                                                             plain=1)
+                                                             plain=1, c=0.3, root="halving")
 
 
 def test_baseline_is_listed_in_the_spec_help():
