@@ -32,9 +32,7 @@ def _pooled(searchers: Sequence[Searcher]) -> dict[int, list[float]]:
     """Per root move: [visits, win sum, score sum] over every searcher's tree."""
     acc: dict[int, list[float]] = {}
     for s in searchers:
-        if s.iterations_done == 0:
-            continue
-        for m in s.root_moves(0):
+        for m in s.root_moves(0):                  # [] for a tree that has not run
             a = acc.setdefault(m["action"], [0, 0.0, 0.0])
             a[0] += m["visits"]
             a[1] += m["win"]
@@ -54,7 +52,6 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
     rounds = max(1, math.ceil(math.log2(len(cands))))
     left = list(budgets)
     time_left = seconds
-    started = [False] * len(searchers)
     out: list[int] = []                        # moves in the order they left, worst first
 
     def work(i: int, shares: list[float]) -> None:
@@ -64,10 +61,9 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
                 continue
             s.forced = a
             if seconds is None:
-                s.run(view, seat, iterations=int(k), seed=seeds[i], more=started[i])
+                s.run(view, seat, iterations=int(k), seed=seeds[i], more=s.node_count > 0)
             else:
-                s.run(view, seat, seconds=k, seed=seeds[i], more=started[i])
-            started[i] = True
+                s.run(view, seat, seconds=k, seed=seeds[i], more=s.node_count > 0)
         s.forced = -1
 
     for r in range(rounds):
