@@ -373,9 +373,10 @@ class GameSession:
     # -- hints ------------------------------------------------------------------------------
     def hint(self, top: int = 3) -> dict:
         """The search's advice for the person's position (search.analysis.analyse's dict), at
-        least HINT_FLOOR iterations, from the person's view only.  The `top` most visited
-        decisions, best first by win share (then expected score); each move's continuation
-        has `players`, the seat of each of its decisions.  Kept for `h1`, `h2`, ...
+        least HINT_FLOOR iterations, from the person's view only.  The search's `top` best
+        decisions (the most visited; under `root=halving`, the survivor and the moves that
+        lasted longest), shown best first by win share (then expected score); each move's
+        continuation has `players`, the seat of each of its decisions.  Kept for `h1`, `h2`, ...
         (`hint_moves`) until the position changes."""
         with self.lock:
             st = self._head.state.copy()

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import random
 import time as _time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
-from search import evaluation
+from search import evaluation, roots
 from search._flat import flat_search
 from search._ismcts import EVAL_MAX_ROUNDS, Searcher
 from search.halving import run_halving
@@ -253,16 +252,10 @@ class ISMCTSBot(Bot):
         if p.root == "halving":
             rank = run_halving(searchers, view, seat, budgets, seconds,
                                [job["seed"] for job in jobs])
-        elif w == 1:
-            searchers[0].run(view, seat, **jobs[0])
         else:
-            with ThreadPoolExecutor(max_workers=w) as pool:
-                futures = [pool.submit(s.run, view, seat, **job)
-                           for s, job in zip(searchers, jobs)]
-            for f in futures:     # all have finished; the first failure reaches the caller
-                f.result()
+            roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), w)
         seconds = _time.perf_counter() - t0
-        moves = _merge(searchers, line_length, p.pick == "tree")
+        moves = roots.merge(searchers, line_length, p.pick == "tree")
         if rank is not None:                         # the survivor first, then by round left
             moves.sort(key=lambda m: rank.get(m["action"], len(rank)))
         return Analysis(moves, sum(s.iterations_done for s in searchers),
@@ -295,46 +288,6 @@ class CheatBot(ISMCTSBot):
         s = super().searcher()
         s.see_all = True
         return s
-
-
-def _merge(searchers: list[Searcher], line_length: int, tree: bool = False) -> list[dict]:
-    """The root moves of every tree merged by action, best first: visits, win and score summed
-    (then averaged), the line of the tree that visited the move most.  Best first means the most
-    visited; with `tree`, the order descends the tree instead: the most visited card first (its
-    visits summed over the trees), within it the most visited group, then the most visited
-    move, so a card whose visits are spread over many spaces is not passed over for that."""
-    merged: dict[int, dict] = {}
-    above: dict[tuple, int] = {}             # visits of each pseudo-node, by its path of actions
-    for s in searchers:
-        seen: set[tuple] = set()                  # each pseudo-node of a tree counts once
-        for m in s.root_moves(line_length):
-            path = m.pop("path", [])
-            for k in range(len(path)):
-                key = tuple(a for a, _ in path[:k + 1])
-                if key not in seen:
-                    seen.add(key)
-                    above[key] = above.get(key, 0) + path[k][1]
-            cur = merged.get(m["action"])
-            if cur is None:
-                merged[m["action"]] = dict(m, best_visits=m["visits"],
-                                           path=tuple(a for a, _ in path))
-                continue
-            if m["visits"] > cur["best_visits"]:
-                cur["line"], cur["best_visits"] = m["line"], m["visits"]
-            for k in ("visits", "win", "score"):
-                cur[k] += m[k]
-    moves = [{"action": m["action"], "visits": m["visits"], "win": m["win"] / max(m["visits"], 1),
-              "score": m["score"] / max(m["visits"], 1), "line": m["line"]}
-             for m in merged.values()]
-    if tree:
-        def key(m: dict) -> tuple:
-            path = merged[m["action"]]["path"]
-            levels = [-above[path[:k + 1]] for k in range(len(path))] + [-m["visits"]]
-            return (*levels, *(0,) * (3 - len(levels)), -m["win"], m["action"])
-        moves.sort(key=key)
-    else:
-        moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
-    return moves
 
 
 #: Strength levels of `ekonos play --level` and `levelN` specs.  Levels 1 and 2 are the plain

@@ -17,27 +17,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 from ekonos import State
 from search._ismcts import Searcher
+from search.roots import merge, side_by_side
 
 
 def _shares(total: int, k: int) -> list[int]:
     """`total` split into k near-equal integer parts, the larger ones first."""
     return [total // k + (1 if i < total % k else 0) for i in range(k)]
-
-
-def _pooled(searchers: Sequence[Searcher]) -> dict[int, list[float]]:
-    """Per root move: [visits, win sum, score sum] over every searcher's tree."""
-    acc: dict[int, list[float]] = {}
-    for s in searchers:
-        for m in s.root_moves(0):                  # [] for a tree that has not run
-            a = acc.setdefault(m["action"], [0, 0.0, 0.0])
-            a[0] += m["visits"]
-            a[1] += m["win"]
-            a[2] += m["score"]
-    return acc
 
 
 def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: Sequence[int],
@@ -75,18 +63,12 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
             per = time_left / (rounds - r)
             time_left -= per
             plan = [[per / len(cands)] * len(cands) for _ in searchers]
-        if len(searchers) == 1:
-            work(0, plan[0])
-        else:
-            with ThreadPoolExecutor(max_workers=len(searchers)) as pool:
-                futures = [pool.submit(work, i, plan[i]) for i in range(len(searchers))]
-            for f in futures:          # all have finished; the first failure reaches the caller
-                f.result()
-        stats = _pooled(searchers)
+        side_by_side(lambda i: work(i, plan[i]), len(searchers))
+        stats = {m["action"]: m for m in merge(searchers)}
 
         def value(a: int) -> tuple[float, float]:
-            v = stats.get(a)
-            return (-1.0, 0.0) if not v or v[0] == 0 else (v[1] / v[0], v[2] / v[0])
+            m = stats.get(a)
+            return (-1.0, 0.0) if not m or m["visits"] == 0 else (m["win"], m["score"])
 
         cands.sort(key=lambda a: (value(a), -a), reverse=True)
         keep = 1 if r == rounds - 1 else math.ceil(len(cands) / 2)

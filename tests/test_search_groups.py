@@ -7,7 +7,8 @@ import pytest
 from ekonos import State
 from ekonos.moves import NUM_ACTIONS, Move
 from ekonos.rules import Step
-from search.bots import ISMCTSBot, _merge, make_bot
+from search.bots import ISMCTSBot, make_bot
+from search.roots import merge
 
 
 def card_positions(count: int = 6) -> list[State]:
@@ -72,7 +73,7 @@ def test_pick_tree_plays_under_the_most_visited_card_then_group(trees):
     searchers = [ISMCTSBot(group=2).searcher() for _ in range(trees)]
     for k, s in enumerate(searchers):
         s.run(view, st.to_move, iterations=2000, seed=20 + k)
-    best = _merge(searchers, 8, tree=True)[0]["action"]
+    best = merge(searchers, 8, tree=True)[0]["action"]
     path = next(m["path"] for m in searchers[0].root_moves() if m["action"] == best)
     cards = card_visits(searchers)
     assert cards[path[0][0]] == max(cards.values())
@@ -90,7 +91,7 @@ def test_pick_tree_plays_under_the_most_visited_card_then_group(trees):
     mine = path[1][0] if len(path) == 2 else -best
     assert below[mine] == max(below.values())
     # the flat order (pick=visits) is the most visited move, whatever its card
-    flat = _merge(searchers, 8)
+    flat = merge(searchers, 8)
     assert flat[0]["visits"] == max(m["visits"] for m in flat)
 
 
