@@ -10,8 +10,9 @@ from search._ismcts import Searcher
 
 
 def side_by_side(job: Callable[[int], object], n: int) -> None:
-    """job(0) … job(n-1), each on its own thread (the search releases the GIL); one job runs on
-    the caller's.  Returns when all have finished; the first failure reaches the caller."""
+    """job(0) … job(n-1), each on its own thread (the search releases the GIL); a single job
+    runs on the caller's thread.  Returns when all have finished; the first failure reaches
+    the caller."""
     if n == 1:
         job(0)
         return
