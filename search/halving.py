@@ -48,10 +48,8 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
             if k <= 0:
                 continue
             s.forced = a
-            if seconds is None:
-                s.run(view, seat, iterations=int(k), seed=seeds[i], more=s.node_count > 0)
-            else:
-                s.run(view, seat, seconds=k, seed=seeds[i], more=s.node_count > 0)
+            budget = {"iterations": int(k)} if seconds is None else {"seconds": k}
+            s.run(view, seat, seed=seeds[i], more=s.node_count > 0, **budget)
         s.forced = -1
 
     for r in range(rounds):
