@@ -291,24 +291,12 @@ class CheatBot(ISMCTSBot):
 
 
 #: Strength levels of `ekonos play --level` and `levelN` specs.  Levels 1 and 2 are the plain
-#: search at small budgets (for learning the game).  From level 3 on, the learned evaluation
-#: (horizon=1) and no pointless buy-back (plain=1), issue 11: level 3 thinks about as long as
-#: `baseline` (the old level 3) in 4-player games and half as long in 2-player ones, where a
-#: playout cut at the next round saves most (benchmarks/think_time.py, README).  At c=0.7 more
-#: iterations bought nothing measurable with the evaluation (its rewards vary little, so the
-#: root's visits came out flat); at c=0.3 they pay again: level 4, three times level 3's
-#: budget, beat level 3 by +82 [+28, +140] in 160 2-player games, SPRT(0, 40) accepting H1
-#: (benchmarks/strength/c03_75000_vs_level3_2p_sprt.json).  Level 5 has four times level 4's
-#: budget: +65 [+22, +109] against it in 234 2-player games, SPRT(0, 40) accepting H1 over four
-#: shards (benchmarks/pool_sprt.py benchmarks/strength/level5_300000_vs_level4_2p_seed7?.json);
-#: twice the budget was not shown better (52.4% of 190 games, README).  Level 3 has sequential
-#: halving at the root at c=0.3 below it (session 25): against the level 3 it replaces +40
-#: [+9, +72] in 432 2-player games, SPRT(0, 40) H1; one seat against three `baseline` 33.9% of
-#: 204 4-player games, SPRT(0, 40) H1 (benchmarks/strength/halving_c03_*.json).  The UCT level 4
-#: then lost to it, -32 [-84, +19] in 164 games, SPRT(0, 40) H0 (level4_vs_level3_halving_2p_
-#: seed93.json), so levels 4 and 5 have halving too (session 26): level 4 beats level 3 by +44
-#: [+9, +80] in 334 2-player games, SPRT(0, 40) H1 (halving75000_vs_level3_2p_seed94.json);
-#: level 5 against this level 4 is measured only in part (README).
+#: search at small budgets (for learning the game).  Levels 3-5 are one search at three budgets:
+#: the learned evaluation (horizon=1), no pointless buy-back (plain=1), less exploration (c=0.3)
+#: and sequential halving at the root (issue 11).  Each level is kept only when the arena shows it
+#: beats the one below (SPRT in 2-player games); the runs, their files under
+#: benchmarks/strength/ and the think times are in README.md ("Levels" and "Toward a stronger
+#: search").  Change a level the same way: a new spec measured against the level it replaces.
 define_level(1, "ismcts", iterations=200)
 define_level(2, "ismcts", iterations=1000)
 define_level(3, "ismcts", iterations=25000, horizon=1, plain=1, c=0.3, root="halving")
