@@ -9,15 +9,22 @@ so the shards pool exactly.  Printed: after each file, in the order given, the u
 so far, the pooled LLR against its bounds, the Elo estimate with its 95% interval and the
 state (H1, H0 or continue).  Within a shard the order of its units is not kept, so the pooled
 test is checked at the end of each shard, not after every unit.
+
+Bots are compared by their full specs: a level's spec changes when the levels are refit, so a
+file names its levels' specs (`specs`, written by the arena since session 27).  An older file
+that names a level without its spec is refused unless `--spec LABEL=SPEC` says what the label
+meant where that run was made (the level definitions at its commit, `git show C:search/bots.py`).
 """
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 
 import click
 
+from search.bots import SpecError, spec_text
 from search.sprt import Sprt
 
 #: What must match for two runs to be one test.
@@ -37,9 +44,29 @@ class Step:
     state: str
 
 
-def pool(runs: list[dict]) -> list[Step]:
+_LEVEL_NAME = re.compile(r"level\s*[:=]?\s*[0-9]+(\s*@\s*[0-9]+)?", re.IGNORECASE)
+
+
+def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
+    """The full spec that `label` of run k stands for: from `given` (--spec), else the file's
+    own record, else the label itself when it is a spec (ValueError for a bare level name)."""
+    text = given.get(label) or run.get("specs", {}).get(label)
+    if text is None:
+        if _LEVEL_NAME.fullmatch(label.strip()):
+            raise ValueError(f"run {k} names {label!r} without its spec (the file is older than "
+                             f"the arena's record of specs): say what it was with --spec "
+                             f"{label}=SPEC")
+        text = label
+    try:
+        return spec_text(text.split("@")[0]) + "".join("@" + t for t in text.split("@")[1:])
+    except SpecError:
+        return text
+
+
+def pool(runs: list[dict], given: dict[str, str] | None = None) -> list[Step]:
     """The pooled test after each run in turn (ValueError when they are not the same test, or
-    when the test had already been decided before a run)."""
+    when the test had already been decided before a run).  `given`: label -> spec, what a
+    label that a file does not resolve stands for."""
     if not runs:
         raise ValueError("no runs to pool")
     tests = []
@@ -47,6 +74,8 @@ def pool(runs: list[dict]) -> list[Step]:
         s = run.get("sprt") if isinstance(run, dict) else None
         if not isinstance(s, dict):
             raise ValueError(f"run {k} has no SPRT (was it run with --sprt and --json?)")
+        s = dict(s, test=bot_of(run, s["test"], k, given or {}),
+                 base=bot_of(run, s["base"], k, given or {}))
         tests.append(s)
     first = tests[0]
     test = Sprt(first["elo0"], first["elo1"], first["alpha"], first["beta"], first["model"])
@@ -64,11 +93,21 @@ def pool(runs: list[dict]) -> list[Step]:
     return out
 
 
-@click.command()
+@click.command(epilog="\b\nExample:\n  python benchmarks/pool_sprt.py A.json B.json "
+                      "--spec level5=ismcts:iterations=300000,horizon=1")
 @click.argument("runs", nargs=-1, required=True, type=click.File("r"))
-def main(runs) -> None:
+@click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
+              help="What a label names where a file does not say (a level, in files written "
+                   "before the arena recorded specs).")
+def main(runs, specs) -> None:
     """Pool the SPRT of RUNS (`arena --sprt --json` files of one test) and print the pooled test
     after each file."""
+    given = {}
+    for item in specs:
+        label, eq, text = item.partition("=")
+        if not eq or not label.strip() or not text.strip():
+            raise click.UsageError(f"--spec {item!r}: give LABEL=SPEC")
+        given[label.strip()] = text.strip()
     data = []
     for f in runs:
         try:
@@ -76,12 +115,13 @@ def main(runs) -> None:
         except ValueError as e:
             raise click.UsageError(f"{f.name}: not an arena --json result ({e})") from None
     try:
-        steps = pool(data)
+        steps = pool(data, given)
     except (ValueError, KeyError, TypeError) as e:
         raise click.UsageError(f"not arena --sprt --json results of one test "
                                f"({type(e).__name__}: {e})") from None
     s0 = data[0]["sprt"]
-    click.echo(f"{s0['test']} against {s0['base']}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
+    click.echo(f"{bot_of(data[0], s0['test'], 1, given)} against "
+               f"{bot_of(data[0], s0['base'], 1, given)}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
                f"{s0['model']}")
     for f, st in zip(runs, steps):
         click.echo(f"{f.name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ekonos import State
 from ekonos.errors import EkonosError
 from search.backends import Backend, Ordered, make_backend
-from search.bots import derive_seed, make_bot, parse_params, parse_spec
+from search.bots import derive_seed, make_bot, parse_params, parse_spec, spec_text
 from search.ratings import elo_between, plackett_luce
 from search.sprt import Sprt, sprt as new_sprt
 
@@ -261,4 +261,6 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
            **summarize(snap.games, entrants, players), "stopped": stopped}
     if test is not None:
         out["sprt"] = {"test": labels[0], "base": labels[1], **test.result()}
+    # what each label meant at this commit: a level's spec changes when the levels are refit
+    out["specs"] = {label: spec_text(split_label(label)[0]) for label in dict.fromkeys(entrants)}
     return out

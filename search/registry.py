@@ -336,6 +336,15 @@ def parse_params(spec: str) -> tuple[type[Bot], BotParams]:
     return cls, params
 
 
+def spec_text(spec: str) -> str:
+    """'level3' -> 'ismcts:iterations=25000,...': the full text of `spec`, a level or a name
+    resolved and its parameters in field order.  A level means what it means at this commit (its
+    spec may change later; `baseline`'s never does), so a result that names one records this.
+    SpecError if `spec` is not a spec."""
+    cls, params, given = _parse(spec)
+    return _spec_text(cls.name, {k: getattr(params, k) for k in given})
+
+
 def parse_spec(spec: str) -> tuple[str, dict]:
     """'ismcts:iterations=2000,c=0.5' -> ('ismcts', {'iterations': 2000, 'c': 0.5}): the bot's
     name and the parameters the spec gives (checked; the others take their defaults)."""

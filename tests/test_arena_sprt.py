@@ -113,3 +113,14 @@ def test_the_table_says_which_hypothesis_was_accepted():
     r = run("arena", "-p", 2, "--bot", "greedy", "--bot", "random", "--sprt", "0,50")
     assert r.exit_code == 0
     assert "H1 accepted: greedy is stronger than random" in r.output and "LLR +" in r.output
+
+
+def test_the_result_records_what_each_label_meant():
+    """A level's spec changes when the levels are refit: the file says which spec it was."""
+    from search.bots import LEVELS
+    r = run("arena", "-p", 2, "--bot", "level1", "--bot", "random@1", "-n", 2, "--seed", 4,
+            "--json")
+    assert r.exit_code == 0, r.output
+    specs = json.loads(r.output)["specs"]
+    assert specs == {"level1": LEVELS[1], "random@1": "random"}
+    assert specs["level1"].startswith("ismcts:iterations=")

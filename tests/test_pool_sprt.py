@@ -76,3 +76,28 @@ def test_the_command_prints_each_step_and_refuses_bad_input(tmp_path):
     for args in ([str(a), str(bad)], [str(a), str(tmp_path / "missing.json")], []):
         out = CliRunner().invoke(pool_sprt.main, args)
         assert out.exit_code == 2 and "Traceback" not in out.output, args
+
+
+LEVEL5 = "ismcts:iterations=300000,horizon=1,plain=1,c=0.3,root=halving"
+
+
+def test_bots_are_compared_by_full_spec_and_a_bare_level_must_be_named():
+    spelled = run(SHARD_A, test=LEVEL5)
+    reordered = run(SHARD_B, test="ismcts:root=halving,c=0.3,plain=1,horizon=1,iterations=300000")
+    assert pool_sprt.pool([spelled, reordered])[1].games == 44     # same spec, other order
+    bare = run(SHARD_B, test="level5")
+    with pytest.raises(ValueError, match="names 'level5' without its spec.*--spec level5="):
+        pool_sprt.pool([spelled, bare])
+    assert pool_sprt.pool([spelled, bare], {"level5": LEVEL5})[1].games == 44
+    recorded = dict(bare, specs={"level5": LEVEL5})                 # what the arena writes now
+    assert pool_sprt.pool([spelled, recorded])[1].games == 44
+    other = dict(bare, specs={"level5": LEVEL5.replace("300000", "75000")})
+    with pytest.raises(ValueError, match="is not the same test"):
+        pool_sprt.pool([spelled, other])
+
+
+def test_the_spec_option_is_checked(tmp_path):
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps(run(SHARD_A)))
+    out = CliRunner().invoke(pool_sprt.main, [str(a), "--spec", "level5"])
+    assert out.exit_code == 2 and "give LABEL=SPEC" in out.output
