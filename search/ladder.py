@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ekonos.errors import EkonosError
 from search.arena import bot_threads, play_block, seat_scores, split_label
 from search.backends import Backend, Ordered
-from search.bots import derive_seed, format_spec, parse_params
+from search.bots import derive_seed, spec_text
 from search.ladder_fit import Ladder, LadderRating, seat_label
 
 DEFAULT_SPECS = ("random", "greedy", "level1", "level2", "level3", "baseline", "level4",
@@ -115,8 +115,7 @@ def resolved(label: str) -> str:
     """What an entrant label plays as today, as its bot's canonical spec (``level3`` ->
     ``ismcts:iterations=10000``), stored with each seat so that a later change of what a
     name means cannot pool two bots' games (`ladder_fit.seat_label`)."""
-    cls, params = parse_params(split_label(label)[0])
-    return format_spec(cls.name, params)
+    return spec_text(split_label(label)[0])
 
 
 def next_run(ladder: Ladder) -> int:

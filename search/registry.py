@@ -337,12 +337,13 @@ def parse_params(spec: str) -> tuple[type[Bot], BotParams]:
 
 
 def spec_text(spec: str) -> str:
-    """'level3' -> 'ismcts:iterations=25000,...': the full text of `spec`, a level or a name
-    resolved and its parameters in field order.  A level means what it means at this commit (its
-    spec may change later; `baseline`'s never does), so a result that names one records this.
-    SpecError if `spec` is not a spec."""
-    cls, params, given = _parse(spec)
-    return _spec_text(cls.name, {k: getattr(params, k) for k in given})
+    """'level3' -> 'ismcts:iterations=25000,...': the canonical text of what `spec` plays as
+    today (`format_spec`: a level or a name resolved, the parameters that differ from their
+    defaults in field order), so two spellings of one bot compare equal.  A level means what it
+    means at this commit (its spec may change later; `baseline`'s never does), so a result that
+    names one records this.  SpecError if `spec` is not a spec."""
+    cls, params, _ = _parse(spec)
+    return format_spec(cls.name, params)
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
