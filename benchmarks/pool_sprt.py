@@ -48,10 +48,11 @@ _LEVEL_NAME = re.compile(r"level\s*[:=]?\s*[0-9]+(\s*@\s*[0-9]+)?", re.IGNORECAS
 
 
 def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
-    """The full spec that `label` of run k stands for: from `given` (--spec), else the file's
+    """The canonical spec that `label` of run k stands for: from `given` (--spec), else the file's
     own record, else the label itself when it is a spec (ValueError for a bare level name)."""
-    text = given.get(label) or run.get("specs", {}).get(label)
-    if text is None:
+    recorded = run.get("specs")
+    text = given.get(label) or (recorded.get(label) if isinstance(recorded, dict) else None)
+    if not isinstance(text, str):
         if _LEVEL_NAME.fullmatch(label.strip()):
             raise ValueError(f"run {k} names {label!r} without its spec (the file is older than "
                              f"the arena's record of specs): say what it was with --spec "

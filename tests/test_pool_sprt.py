@@ -91,6 +91,9 @@ def test_bots_are_compared_by_full_spec_and_a_bare_level_must_be_named():
     assert pool_sprt.pool([spelled, bare], {"level5": LEVEL5})[1].games == 44
     recorded = dict(bare, specs={"level5": LEVEL5})                 # what the arena writes now
     assert pool_sprt.pool([spelled, recorded])[1].games == 44
+    for junk in ([LEVEL5], {"level5": 5}):                           # a hostile record
+        with pytest.raises(ValueError, match="without its spec"):
+            pool_sprt.pool([spelled, dict(bare, specs=junk)])
     other = dict(bare, specs={"level5": LEVEL5.replace("300000", "75000")})
     with pytest.raises(ValueError, match="is not the same test"):
         pool_sprt.pool([spelled, other])
