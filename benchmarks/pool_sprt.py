@@ -18,13 +18,14 @@ meant where that run was made (the level definitions at its commit, `git show C:
 from __future__ import annotations
 
 import json
-import re
 import sys
 from dataclasses import dataclass
 
 import click
 
-from search.bots import SpecError, spec_text
+from ekonos.errors import EkonosError
+from search.arena import resolved
+from search.bots import names_level
 from search.sprt import Sprt
 
 #: What must match for two runs to be one test.
@@ -44,23 +45,20 @@ class Step:
     state: str
 
 
-_LEVEL_NAME = re.compile(r"level\s*[:=]?\s*[0-9]+(\s*@\s*[0-9]+)?", re.IGNORECASE)
-
-
 def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
     """The canonical spec that `label` of run k stands for: from `given` (--spec), else the file's
     own record, else the label itself when it is a spec (ValueError for a bare level name)."""
     recorded = run.get("specs")
     text = given.get(label) or (recorded.get(label) if isinstance(recorded, dict) else None)
     if not isinstance(text, str):
-        if _LEVEL_NAME.fullmatch(label.strip()):
+        if names_level(label.partition("@")[0]):
             raise ValueError(f"run {k} names {label!r} without its spec (the file is older than "
                              f"the arena's record of specs): say what it was with --spec "
                              f"{label}=SPEC")
         text = label
     try:
-        return spec_text(text.split("@")[0]) + "".join("@" + t for t in text.split("@")[1:])
-    except SpecError:
+        return resolved(text)
+    except EkonosError:                          # not a spec: compared as written
         return text
 
 

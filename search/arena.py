@@ -69,6 +69,13 @@ def split_label(label: str) -> tuple[str, int]:
     return spec, offset
 
 
+def resolved(label: str) -> str:
+    """What an entrant label plays as today, as its bot's canonical spec (``level3`` ->
+    ``ismcts:iterations=25000,...``; the offset dropped), stored with results so that a later
+    change of what a name means cannot pool two bots' games."""
+    return spec_text(split_label(label)[0])
+
+
 def bot_threads(label: str) -> int:
     """Threads a bot uses while it thinks (its `workers` parameter, else 1)."""
     _, params = parse_params(split_label(label)[0])
@@ -261,6 +268,5 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
            **summarize(snap.games, entrants, players), "stopped": stopped}
     if test is not None:
         out["sprt"] = {"test": labels[0], "base": labels[1], **test.result()}
-    # what each label meant at this commit: a level's spec changes when the levels are refit
-    out["specs"] = {label: spec_text(split_label(label)[0]) for label in dict.fromkeys(entrants)}
+    out["specs"] = {label: resolved(label) for label in dict.fromkeys(entrants)}
     return out

@@ -30,11 +30,11 @@ from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, Bot,
                              BotParams, SpecError, always, define_level, define_named,
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
-                             parse_spec, spec_help, spec_text)
+                             names_level, parse_spec, spec_help, spec_text)
 
 __all__ = ["BASELINE", "BOTS", "LEVELS", "Analysis", "Bot", "BotParams", "CheatBot", "FlatBot",
            "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec",
-           "make_bot", "parse_params", "parse_spec", "spec_help", "spec_text"]
+           "make_bot", "names_level", "parse_params", "parse_spec", "spec_help", "spec_text"]
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6

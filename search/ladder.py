@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ekonos.errors import EkonosError
-from search.arena import bot_threads, play_block, seat_scores, split_label
+from search.arena import bot_threads, play_block, resolved, seat_scores, split_label
 from search.backends import Backend, Ordered
-from search.bots import derive_seed, spec_text
+from search.bots import derive_seed
 from search.ladder_fit import Ladder, LadderRating, seat_label
 
 DEFAULT_SPECS = ("random", "greedy", "level1", "level2", "level3", "baseline", "level4",
@@ -109,13 +109,6 @@ def interleave(tables: list[Table]) -> list[tuple[int, int]]:
     """(table, block) in playing order: block 0 of every table, then block 1, ..."""
     rounds = max((t.blocks for t in tables), default=0)
     return [(i, b) for b in range(rounds) for i, t in enumerate(tables) if b < t.blocks]
-
-
-def resolved(label: str) -> str:
-    """What an entrant label plays as today, as its bot's canonical spec (``level3`` ->
-    ``ismcts:iterations=10000``), stored with each seat so that a later change of what a
-    name means cannot pool two bots' games (`ladder_fit.seat_label`)."""
-    return spec_text(split_label(label)[0])
 
 
 def next_run(ladder: Ladder) -> int:

@@ -336,6 +336,11 @@ def parse_params(spec: str) -> tuple[type[Bot], BotParams]:
     return cls, params
 
 
+def names_level(spec: str) -> bool:
+    """Whether `spec` is a level's name (``level5``), whose meaning depends on the commit."""
+    return _LEVEL.fullmatch(spec.strip()) is not None
+
+
 def spec_text(spec: str) -> str:
     """'level3' -> 'ismcts:iterations=25000,...': the canonical text of what `spec` plays as
     today (`format_spec`: a level or a name resolved, the parameters that differ from their
