@@ -62,20 +62,22 @@ def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
         return text
 
 
+def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
+    """Run k's SPRT record with its two bots as canonical specs (`bot_of`); ValueError when the
+    run has none."""
+    s = run.get("sprt") if isinstance(run, dict) else None
+    if not isinstance(s, dict):
+        raise ValueError(f"run {k} has no SPRT (was it run with --sprt and --json?)")
+    return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given))
+
+
 def pool(runs: list[dict], given: dict[str, str] | None = None) -> list[Step]:
     """The pooled test after each run in turn (ValueError when they are not the same test, or
     when the test had already been decided before a run).  `given`: label -> spec, what a
     label that a file does not resolve stands for."""
     if not runs:
         raise ValueError("no runs to pool")
-    tests = []
-    for k, run in enumerate(runs, 1):
-        s = run.get("sprt") if isinstance(run, dict) else None
-        if not isinstance(s, dict):
-            raise ValueError(f"run {k} has no SPRT (was it run with --sprt and --json?)")
-        s = dict(s, test=bot_of(run, s["test"], k, given or {}),
-                 base=bot_of(run, s["base"], k, given or {}))
-        tests.append(s)
+    tests = [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
     first = tests[0]
     test = Sprt(first["elo0"], first["elo1"], first["alpha"], first["beta"], first["model"])
     out = []
@@ -118,9 +120,8 @@ def main(runs, specs) -> None:
     except (ValueError, KeyError, TypeError) as e:
         raise click.UsageError(f"not arena --sprt --json results of one test "
                                f"({type(e).__name__}: {e})") from None
-    s0 = data[0]["sprt"]
-    click.echo(f"{bot_of(data[0], s0['test'], 1, given)} against "
-               f"{bot_of(data[0], s0['base'], 1, given)}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
+    s0 = sprt_of(data[0], 1, given)
+    click.echo(f"{s0['test']} against {s0['base']}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
                f"{s0['model']}")
     for f, st in zip(runs, steps):
         click.echo(f"{f.name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
