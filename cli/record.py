@@ -18,7 +18,7 @@ from ekonos import State
 from ekonos.errors import EkonosError, PositionError
 from ekonos.moves import Move
 from ekonos.position import state_from_dict
-from search.bots import LEVELS, derive_seed
+from search.bots import LEVELS, RETIRED, derive_seed
 
 PLAY_FORMAT = 1                  # version of the "play" record added to position files
 DEFAULT_LEVEL = 3
@@ -78,7 +78,12 @@ def read_record(data: object, where: str = "record", level: int | None = None,
         if not isinstance(play, dict):
             raise RecordError(f"{where}: play: must be an object")
         human = _field_int(play, "human", 0, state.nplayers - 1, where) if seat is None else seat
-        lvl = _field_int(play, "level", 1, len(LEVELS), where) if level is None else level
+        lvl = _field_int(play, "level", 1, max(*LEVELS, *RETIRED), where) if level is None \
+            else level
+        if lvl in RETIRED:                  # a game saved when the level existed goes on
+            notes.append(f"level {lvl} was retired ({RETIRED[lvl][1]}): the AI plays at level "
+                         f"{max(LEVELS)}, the strongest")
+            lvl = max(LEVELS)
         ai_seed = _field_int(play, "ai_seed", 0, 2**64 - 1, where)
         ply0 = _field_int(play, "ply0", 0, 10**6, where) if "ply0" in play else 0
         start, moves = _replay(play, state)

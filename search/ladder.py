@@ -3,7 +3,7 @@ one Elo scale fitted over all of it (search.ladder_fit).
 
 Schedule (`schedule`): for 2 players, every spec meets the next `reach` specs of the list
 (the list goes from weak to strong, so games are played where they tell something: a pairing of
-random with level 5 only says what is already known); for P > 2 players, every window of P
+random with level 4 only says what is already known); for P > 2 players, every window of P
 consecutive specs is one table.  Each table plays `games` games (whole blocks of P: one deal,
 seats rotated), unless a limit caps the tables of a spec (expensive levels play fewer games, or
 none at some player count).  Blocks of all tables are interleaved (block 0 of every table, then
@@ -31,8 +31,7 @@ from search.backends import Backend, Ordered
 from search.bots import derive_seed
 from search.ladder_fit import Ladder, LadderRating, seat_label
 
-DEFAULT_SPECS = ("random", "greedy", "level1", "level2", "level3", "baseline", "level4",
-                 "level5")
+DEFAULT_SPECS = ("random", "greedy", "level1", "level2", "level3", "baseline", "level4")
 SAVE_EVERY = 5.0
 """Seconds between two saves of the ladder file during a run (it is also saved at the end)."""
 
@@ -56,16 +55,16 @@ class Table:
 
 
 def parse_limit(text: str) -> tuple[int | None, str, int]:
-    """``'level5=4'`` -> (None, 'level5', 4); ``'4p:level5=0'`` -> (4, 'level5', 0)."""
+    """``'level4=4'`` -> (None, 'level4', 4); ``'4p:level4=0'`` -> (4, 'level4', 0)."""
     left, eq, n = text.rpartition("=")
     players = None
     if left[:1].isdigit() and "p:" in left:
         count, _, left = left.partition("p:")
         if not count.isdigit():
-            raise EkonosError(f"limit {text!r}: write [Pp:]SPEC=N, e.g. 4p:level5=0")
+            raise EkonosError(f"limit {text!r}: write [Pp:]SPEC=N, e.g. 4p:level4=0")
         players = int(count)
     if not eq or not n.strip().isdigit() or not left.strip():
-        raise EkonosError(f"limit {text!r}: write [Pp:]SPEC=N, e.g. level5=4 or 4p:level5=0")
+        raise EkonosError(f"limit {text!r}: write [Pp:]SPEC=N, e.g. level4=4 or 4p:level4=0")
     return players, left.strip(), int(n)
 
 

@@ -8,7 +8,8 @@ class registers it; from it alone follow
   every value converted to the field's type and checked (finite, in range, one of the choices);
 - spec printing (`bot.spec`, `format_spec`): the canonical text of a configuration;
 - the help text (`spec_help`) listing every bot, its parameters, their defaults and ranges;
-- the strength levels (`define_level`, `LEVELS`): `level3` is a named spec;
+- the strength levels (`define_level`, `LEVELS`): `level3` is a named spec; a level taken out
+  (`retire_level`, `RETIRED`) is no spec, and says what it was;
 - other named specs (`define_named`, `NAMED`): `baseline` is a frozen configuration.
 
 So adding a bot is one class in one file (search/bots.py).  Bad parameters raise `SpecError`
@@ -148,6 +149,9 @@ class NoParams(BotParams):
 BOTS: dict[str, type["Bot"]] = {}
 #: Strength levels (`ekonos play --level`, `levelN` in specs): level -> spec text.
 LEVELS: dict[int, str] = {}
+#: Levels no longer offered: level -> (the spec it was, why it went).  A command that names one
+#: is told what it was; a game record that names one resumes at the strongest level (cli.record).
+RETIRED: dict[int, tuple[str, str]] = {}
 #: Other named specs (e.g. `baseline`): name -> spec text, resolved wherever a spec is read.
 NAMED: dict[str, str] = {}
 
@@ -248,6 +252,16 @@ def define_level(level: int, bot: str, **params: Any) -> str:
     return text
 
 
+def retire_level(level: int, why: str, bot: str, **params: Any) -> str:
+    """Record that strength level `level`, once `bot` with `params`, is offered no more, and
+    `why` (a phrase: "not measurably stronger than level 4")."""
+    if level in LEVELS:
+        raise TypeError(f"level {level} is defined; a retired level is not")
+    text = _spec_text(bot, params)
+    RETIRED[level] = (text, why)
+    return text
+
+
 def define_named(name: str, bot: str, **params: Any) -> str:
     """Register the spec `name` (e.g. `baseline`) as `bot` with exactly `params`, written out in
     its text; a name may not be a bot's or look like a level."""
@@ -292,6 +306,10 @@ def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
     level = _LEVEL.fullmatch(text)
     if level:
         number = int(level.group(1)) if len(level.group(1)) < 6 else -1
+        if number in RETIRED:
+            was, why = RETIRED[number]
+            raise SpecError(f"bot spec {spec}: level {number} was retired ({why}); it was {was}, "
+                            f"which still works as a spec; levels are {_levels_text()}")
         if number not in LEVELS:
             raise SpecError(f"bot spec {spec}: levels are {_levels_text()}")
         text = LEVELS[number]
@@ -337,7 +355,7 @@ def parse_params(spec: str) -> tuple[type[Bot], BotParams]:
 
 
 def names_level(spec: str) -> bool:
-    """Whether `spec` is a level's name (``level5``), whose meaning depends on the commit."""
+    """Whether `spec` is a level's name (``level4``), whose meaning depends on the commit."""
     return _LEVEL.fullmatch(spec.strip()) is not None
 
 

@@ -114,7 +114,7 @@ def test_help_lists_every_bot_parameter_default_and_level():
 
 
 def test_levels_are_specs_of_registered_bots():
-    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
+    assert sorted(LEVELS) == [1, 2, 3, 4]
     budgets = []
     for level, spec in sorted(LEVELS.items()):
         name, kwargs = parse_spec(spec)
@@ -123,6 +123,19 @@ def test_levels_are_specs_of_registered_bots():
         assert make_bot(f"level{level}").spec == make_bot(spec).spec
         budgets.append(kwargs["iterations"])
     assert budgets == sorted(budgets)
+
+
+def test_a_retired_level_is_no_spec_and_says_what_it_was():
+    assert set(registry.RETIRED).isdisjoint(LEVELS)
+    for level, (was, why) in registry.RETIRED.items():
+        with pytest.raises(SpecError) as e:
+            make_bot(f"level{level}")
+        assert f"level {level} was retired" in str(e.value) and was in str(e.value)
+        assert why in str(e.value) and "levels are 1-4" in str(e.value)
+        _, params = registry.parse_params(was)                 # what it was still plays
+        assert params.iterations > registry.parse_params(LEVELS[max(LEVELS)])[1].iterations
+        with pytest.raises(TypeError, match="is defined"):
+            registry.retire_level(min(LEVELS), "no reason", "greedy")
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ def run(*args, **kwargs):
 
 def test_default_specs_are_the_issues_list():
     assert DEFAULT_SPECS == ("random", "greedy", "level1", "level2", "level3", "baseline",
-                             "level4", "level5")
+                             "level4")                    # level 5 retired (search/bots.py)
 
 
 def test_two_player_pairs_reach_the_next_specs_and_windows_seat_neighbours():

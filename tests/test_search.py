@@ -218,7 +218,7 @@ def test_specs_parse_and_levels_exist():
     assert parse_spec("ismcts:iterations=20000,c=0.7,workers=2") == \
         ("ismcts", {"iterations": 20000, "c": 0.7, "workers": 2})
     assert parse_spec("GREEDY") == ("greedy", {})
-    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
+    assert sorted(LEVELS) == [1, 2, 3, 4]
     for spec in LEVELS.values():
         make_bot(spec)
 
@@ -226,7 +226,7 @@ def test_specs_parse_and_levels_exist():
 @pytest.mark.parametrize("spec, words", [
     ("mcts", "unknown bot"), ("ismcts:iters=5", "no parameter 'iters'"),
     ("ismcts:iterations=lots", "not an int"), ("flat:iterations", "not key=value"),
-    ("ismcts:reward=money", "reward must be"), ("level9", "levels are 1-5"),
+    ("ismcts:reward=money", "reward must be"), ("level9", "levels are 1-4"), ("level5", "level 5 was retired"),
 ])
 def test_bad_specs_are_refused_with_the_reason(spec, words):
     with pytest.raises(SpecError, match=words):

@@ -257,6 +257,27 @@ def test_the_record_format_is_unchanged(tmp_path):
     assert [d.ply for d in s.decisions] == list(range(4, 4 + len(texts)))
 
 
+def test_a_game_saved_at_a_retired_level_goes_on_at_the_strongest(tmp_path):
+    """Level 5 was retired (search/bots.py): a game saved at it still resumes, at the strongest
+    level, and says so; a level that never was is refused."""
+    from search.bots import LEVELS, RETIRED
+    assert 5 in RETIRED and not set(RETIRED) & set(LEVELS)
+    s = GameSession.new(ai=1, level=1, seed=4, autosave=tmp_path / "auto.json")
+    record = s.record()
+    record["play"]["level"] = 5
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(record))
+    resumed = GameSession.load(path)
+    assert resumed.level == max(LEVELS) == 4
+    assert any("level 5 was retired" in note and "level 4" in note for note in resumed.notes)
+    assert resumed.state.to_dict() == s.state.to_dict()
+    assert GameSession.load(path, level=2).level == 2          # --level still overrides
+    record["play"]["level"] = max(*LEVELS, *RETIRED) + 1
+    path.write_text(json.dumps(record))
+    with pytest.raises(SessionError, match="play.level"):
+        GameSession.load(path)
+
+
 def test_an_unfinished_autosave_is_kept_aside(tmp_path):
     auto = tmp_path / "auto.json"
     first = GameSession.new(ai=1, level=1, seed=2, autosave=auto)

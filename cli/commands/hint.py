@@ -23,7 +23,7 @@ NARROW, NARROWER = 72, 52
 
 @click.command(epilog=example("ekonos hint game.json",
                               "ekonos hint game.json --iterations 50000 --top 5 --json",
-                              "ekonos hint game.json --level 5"))
+                              "ekonos hint game.json --level 4"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--iterations", "-i", type=click.IntRange(MIN_ITERATIONS), default=None,
               help=f"Iteration budget (default: the level's, at least {DEFAULT_ITERATIONS}).")

@@ -132,7 +132,7 @@ def draw(rep: dict, path: Path) -> None:
 @click.command(epilog="\b\nDefault specs: " + " ".join(DEFAULT_SPECS) + "\n\n" + example(
     "ekonos ladder --games 20 --workers 2",
     "ekonos ladder -p 2 --spec random --spec greedy --spec level1 -n 40 -f small.json",
-    "ekonos ladder --games 8 --limit level5=2 --limit 4p:level5=0 --png ladder.png",
+    "ekonos ladder --games 8 --limit level4=2 --limit 4p:level4=0 --png ladder.png",
     "ekonos ladder -f ladder.json --games 0 --json      # refit and print, play nothing"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("ladder.json"), show_default=True,

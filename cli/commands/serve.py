@@ -157,6 +157,8 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
 
     game = WebGame(session, new_session, pace=pace)
     app = create_app(game, token, allowed_hosts(host, port))
+    for note in session.notes:
+        click.echo(f"Note: {note}")
     if session.kept_unfinished is not None:
         click.echo(f"Note: your unfinished game was kept in {session.kept_unfinished}")
     click.echo(f"Ekonos board: {url}")
