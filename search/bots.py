@@ -32,9 +32,10 @@ from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORK
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
                              names_level, parse_spec, retire_level, spec_help, spec_text)
 
-__all__ = ["BASELINE", "BOTS", "LEVELS", "RETIRED", "Analysis", "Bot", "BotParams", "CheatBot", "FlatBot",
-           "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError", "derive_seed", "format_spec",
-           "make_bot", "names_level", "parse_params", "parse_spec", "spec_help", "spec_text"]
+__all__ = ["BASELINE", "BOTS", "LEVELS", "RETIRED", "Analysis", "Bot", "BotParams", "CheatBot",
+           "FlatBot", "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError", "derive_seed",
+           "format_spec", "make_bot", "names_level", "parse_params", "parse_spec", "spec_help",
+           "spec_text"]
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
