@@ -135,6 +135,17 @@ def test_png_draws_elo_against_think_time(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_picture_labels_a_redefined_level_short_and_apart():
+    from cli.commands.ladder import plot_labels
+    specs = ["level3", "level4 = ismcts:iterations=30000,c=0.7", "baseline",
+             "level4 = ismcts:iterations=20000", "level5 = ismcts:iterations=100000"]
+    assert plot_labels(specs) == {
+        "level3": "level3", "baseline": "baseline",
+        "level4 = ismcts:iterations=30000,c=0.7": "level4 (old)",
+        "level4 = ismcts:iterations=20000": "level4 (old 2)",
+        "level5 = ismcts:iterations=100000": "level5 (old)"}
+
+
 def test_png_without_matplotlib_is_one_line_naming_the_extra(tmp_path, monkeypatch):
     real = builtins.__import__
 

@@ -93,8 +93,26 @@ def print_report(rep: dict, out: Console, path: Path) -> None:
             out.print(Text(f"{name}-player fit: {f['error']}"), soft_wrap=True)
 
 
+def plot_labels(specs: list[str]) -> dict[str, str]:
+    """Short labels for the picture: a spec as it is, and a level rated apart under its old
+    meaning (``level4 = ismcts:...``, see search.ladder_fit.seat_label) as ``level4 (old)``,
+    numbered when a level was redefined more than once (the table gives the full specs)."""
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for s in specs:
+        name, sep, _ = s.partition(" = ")
+        if not sep:
+            out[s] = s
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        out[s] = f"{name} (old)" if seen[name] == 1 else f"{name} (old {seen[name]})"
+    return out
+
+
 def draw(rep: dict, path: Path) -> None:
-    """Elo against think time per decision (log scale), one series per player count."""
+    """Elo against think time per decision (log scale), one series per player count: today's
+    specs joined by a line (the strength-per-second curve), specs rated under an old meaning
+    as hollow points beside it."""
     plt = _plot_module()
     fig, ax = plt.subplots(figsize=(8, 5.5), dpi=120)
     markers = iter("osD^v<>")
@@ -108,15 +126,25 @@ def draw(rep: dict, path: Path) -> None:
         pts.sort()
         if not pts:
             continue
-        xs = [p[0] for p in pts]
-        ys = [p[1] for p in pts]
-        err = [[p[1] - p[2][0] for p in pts], [p[2][1] - p[1] for p in pts]]
-        ax.errorbar(xs, ys, yerr=err, marker=next(markers), capsize=3, linestyle="-",
-                    alpha=0.8, label=f"{name} players ({f['games']} games)")
+        labels = plot_labels([p[3] for p in pts])
+        now = [p for p in pts if labels[p[3]] == p[3]]
+        old = [p for p in pts if labels[p[3]] != p[3]]
+        marker, color = next(markers), None
+        for group, hollow in ((now, False), (old, True)):
+            if not group:
+                continue
+            err = [[p[1] - p[2][0] for p in group], [p[2][1] - p[1] for p in group]]
+            bars = ax.errorbar([p[0] for p in group], [p[1] for p in group], yerr=err,
+                               marker=marker, capsize=3, color=color,
+                               linestyle="none" if hollow else "-",
+                               mfc="none" if hollow else None, alpha=0.5 if hollow else 0.8,
+                               label=f"{name} players ({f['games']} games)" if not hollow
+                               else f"{name} players, levels as defined before")
+            color = bars[0].get_color()
         for x, y, _, s in pts:
             if s not in named:          # one label per spec, beside its first point
                 named.add(s)
-                ax.annotate(s, (x, y), textcoords="offset points", xytext=(6, -12),
+                ax.annotate(labels[s], (x, y), textcoords="offset points", xytext=(6, -12),
                             fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel("think time per decision (median, seconds, log scale)")
