@@ -51,6 +51,7 @@ cdef class Searcher:
     cdef Mast table                     # MAST statistics of this search (_mast.pxd)
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
     cdef public bint plain              # never a buy back that undoes this turn's sale
+    cdef public bint through            # expansion goes on through pseudo-nodes to a real move
     cdef public bint cut_leaf           # horizon counted from the leaf's round, not the root's
     cdef public double prior            # virtual visits of a node's evaluation prior (0: off)
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model

@@ -106,6 +106,7 @@ cdef class Searcher:
         self.mast = 0.0
         self.horizon = 0
         self.plain = 0
+        self.through = 0
         self.cut_leaf = 0
         self.prior = 0.0
         self.forced = -1
@@ -307,6 +308,8 @@ cdef class Searcher:
                             &d, &self.model, self.reward_kind, self.blend, self.scale,
                             self.nodes[child].mover)
                 node = child
+                if a >= NUM_ACTIONS and self.through:
+                    continue        # a card or its group: expand on to the move it leads to
                 break
             node = best
             a = self.nodes[best].action

@@ -194,6 +194,10 @@ class ISMCTSBot(Bot):
         plain: int = param(0, choices=(0, 1),
                            help="1: never buy back a share sold this turn when that restores "
                                 "the position (as if both steps had passed)")
+        expand: str = param("node", choices=("node", "move"),
+                            help="an iteration adds one node (node: a new card's first playout "
+                                 "plays any card), or adds nodes until a real move is applied "
+                                 "(move)")
         prior: float = param(0.0, lo=0, hi=1e6,
                              help="a node's value starts as this many visits of the learned "
                                   "evaluation of the position just after its move (0: off)")
@@ -228,6 +232,7 @@ class ISMCTSBot(Bot):
         s.mast = p.mast
         s.horizon = p.horizon
         s.plain = p.plain
+        s.through = p.expand == "move"
         s.cut_leaf = p.cut == "leaf"
         s.prior = p.prior
         if p.horizon or p.prior:
@@ -315,4 +320,4 @@ retire_level(5, "not measurably stronger than level 4 at four times its think ti
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",
                         pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, cut="root", plain=0,
-                        prior=0.0, root="uct")
+                        prior=0.0, root="uct", expand="node")
