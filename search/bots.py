@@ -194,16 +194,16 @@ class ISMCTSBot(Bot):
         plain: int = param(0, choices=(0, 1),
                            help="1: never buy back a share sold this turn when that restores "
                                 "the position (as if both steps had passed)")
-        expand: str = param("node", choices=("node", "move"),
-                            help="an iteration adds one node (node: a new card's first playout "
-                                 "plays any card), or adds nodes until a real move is applied "
-                                 "(move)")
         prior: float = param(0.0, lo=0, hi=1e6,
                              help="a node's value starts as this many visits of the learned "
                                   "evaluation of the position just after its move (0: off)")
         root: str = param("uct", choices=("uct", "halving"),
                           help="at the root: UCB like every node (uct), or sequential halving "
                                "over the legal moves, the survivor played (halving)")
+        expand: str = param("node", choices=("node", "move"),
+                            help="an iteration adds one node (node: a new card's first playout "
+                                 "plays any card), or adds nodes until a real move is applied "
+                                 "(move)")
         model: str = param("", help="with a horizon or a prior: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
                                     "to measure a new model against it",

@@ -18,7 +18,7 @@ from search.bots import BASELINE, ISMCTSBot, LEVELS, make_bot, parse_params, spe
 
 EXPLICIT = ("ismcts:iterations=10000,c=0.7,workers=1,reward=blend,blend=0.25,group=1,"
             "pick=visits,policy=light,mast=0.0,card=1.0,market=1.0,horizon=0,cut=root,plain=0,"
-            "prior=0.0,root=uct")
+            "prior=0.0,root=uct,expand=node")
 
 # (players, deal seed, random decisions played first, stop at the next card step, bot seed,
 #  the move chosen when the baseline was frozen)
@@ -65,7 +65,7 @@ def test_baseline_writes_every_parameter_and_equals_the_explicit_spec():
                                       reward="blend", blend=0.25, group=1, pick="visits",
                                       policy="light", mast=0.0, card=1.0,
                                       market=1.0, horizon=0, cut="root", plain=0,
-                                      prior=0.0, root="uct")
+                                      prior=0.0, root="uct", expand="node")
     # every parameter is in the text except `time` (no time budget: the iteration budget) and
     # `model`, the evaluation's file, which a search without a horizon never reads
     written = {item.split("=")[0] for item in BASELINE.split(":")[1].split(",")}
@@ -77,7 +77,8 @@ def test_a_new_search_parameter_must_be_frozen_in_baseline():
     """When ISMCTS grows a parameter, this fails: add its old value to BASELINE, then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "reward", "blend", "group", "pick", "policy",
-         "mast", "card", "market", "horizon", "cut", "plain", "prior", "root", "model"]
+         "mast", "card", "market", "horizon", "cut", "plain", "prior", "root", "expand",
+         "model"]
 
 
 def test_level_3_is_baseline_with_the_ideas_issue_11_kept():
