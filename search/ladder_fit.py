@@ -291,6 +291,11 @@ class Ladder:
         os.replace(tmp, p)
 
 
+#: Between a spec and the meaning it had when its games were played, in a rated name
+#: (``level3 = ismcts:iterations=10000,c=0.7``): `seat_label` writes it, the picture reads it.
+WAS = " = "
+
+
 def seat_label(seat: dict) -> str:
     """The name a seat is rated under: its spec as written (``level3``), unless the seat also
     records what that spec meant when it played (``"resolved"``, the bot's canonical spec) and
@@ -299,7 +304,7 @@ def seat_label(seat: dict) -> str:
     spec, resolved = seat["spec"], seat.get("resolved")
     if not isinstance(resolved, str) or _means(spec) == _means(resolved):
         return spec
-    return f"{spec} = {resolved}"
+    return f"{spec}{WAS}{resolved}"
 
 
 @functools.lru_cache(maxsize=256)

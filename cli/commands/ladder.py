@@ -21,7 +21,7 @@ from cli.options import example, json_option, seed_option, variant_option
 from search.backends import make_backend
 from search.ladder import (DEFAULT_SPECS, next_run, report, run_ladder, schedule,
                            task_threads)
-from search.ladder_fit import Ladder, seat_label
+from search.ladder_fit import WAS, Ladder, seat_label
 
 INTERRUPTED = 130
 
@@ -95,12 +95,12 @@ def print_report(rep: dict, out: Console, path: Path) -> None:
 
 def plot_labels(specs: list[str]) -> dict[str, str]:
     """Short labels for the picture: a spec as it is, and a level rated apart under its old
-    meaning (``level4 = ismcts:...``, see search.ladder_fit.seat_label) as ``level4 (old)``,
+    meaning (``level4 = ismcts:...``, search.ladder_fit.seat_label) as ``level4 (old)``,
     numbered when a level was redefined more than once (the table gives the full specs)."""
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
     for s in specs:
-        name, sep, _ = s.partition(" = ")
+        name, sep, _ = s.partition(WAS)
         if not sep:
             out[s] = s
             continue
@@ -127,8 +127,8 @@ def draw(rep: dict, path: Path) -> None:
         if not pts:
             continue
         labels = plot_labels([p[3] for p in pts])
-        now = [p for p in pts if labels[p[3]] == p[3]]
-        old = [p for p in pts if labels[p[3]] != p[3]]
+        now = [p for p in pts if WAS not in p[3]]
+        old = [p for p in pts if WAS in p[3]]
         marker, color = next(markers), None
         for group, hollow in ((now, False), (old, True)):
             if not group:
