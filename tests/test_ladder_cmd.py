@@ -146,6 +146,22 @@ def test_the_picture_labels_a_redefined_level_short_and_apart():
         "level5 = ismcts:iterations=100000": "level5 (old)"}
 
 
+def test_the_table_names_a_redefined_level_short_and_gives_its_meaning_below(tmp_path):
+    def seat(spec, score, resolved):
+        return {"decisions": 10, "think": 0.1, "think_median": 0.01, "spec": spec,
+                "score": score, "resolved": resolved}
+    games = [{"run": 0, "seed": 0, "players": 2, "variant": "rulebook", "table": 0, "block": 0,
+              "number": k, "seats": [seat("random", 50 + k % 3 * 40, "random"),
+                                     seat("level3", 100 - k % 2 * 60, "ismcts:iterations=7")]}
+             for k in range(6)]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"format": "ekonos-ladder", "version": 1, "games": games}))
+    r = CliRunner(env={"COLUMNS": "80"}).invoke(main, ["ladder", "-f", str(path), "--games", "0"])
+    assert r.exit_code == 0, r.output
+    assert "│ level3 (old) " in r.output and "level3 (old): ismcts:iterations=7" in r.output
+    assert "…" not in r.output
+
+
 def test_png_without_matplotlib_is_one_line_naming_the_extra(tmp_path, monkeypatch):
     real = builtins.__import__
 

@@ -79,8 +79,9 @@ def print_report(rep: dict, out: Console, path: Path) -> None:
         table.add_column(f"Elo {what}", justify="right", no_wrap=True)
         table.add_column("games", justify="right", no_wrap=True)
     table.add_column("think/decision", justify="right", no_wrap=True)
+    labels = plot_labels(specs)         # a level under its old meaning: short, meaning below
     for s in specs:
-        row = [Text(s)]
+        row = [Text(labels[s])]
         for f in fits.values():
             r = f.get("ratings", {}).get(s)
             half = (r["ci95"][1] - r["ci95"][0]) / 2 if r else 0.0
@@ -88,6 +89,9 @@ def print_report(rep: dict, out: Console, path: Path) -> None:
         row.append(seconds_text(think[s]["median"]) if s in think else "")
         table.add_row(*row)
     out.print(table)
+    for s in specs:
+        if labels[s] != s:
+            out.print(Text(f"{labels[s]}: {s.partition(WAS)[2]}"), soft_wrap=True)
     for name, f in fits.items():
         if "error" in f:
             out.print(Text(f"{name}-player fit: {f['error']}"), soft_wrap=True)
