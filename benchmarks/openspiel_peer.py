@@ -3,10 +3,10 @@
     .venv/bin/python benchmarks/openspiel_peer.py [--games N] [--think S] [--iterations N]
 
 1. Iterations per second, one core, the same number of iterations per search, on the same Ekonos
-   positions (the 4-player opening and a 4-player mid-game position): our `ismcts` (search/, as
-   shipped: light playouts; also with uniform random playouts, like OpenSpiel's evaluator)
-   against OpenSpiel's Python `ISMCTSBot` on `python_ekonos` (ekonos/openspiel_game.py).
-2. Head to head, 2 players: our `ismcts:time=S` against OpenSpiel's Python ISMCTS, the same think
+   positions (the 4-player opening and a 4-player mid-game position): our plain `ismcts` (PLAIN:
+   light playouts to the game's end, UCT at the root, as in the recorded run) against OpenSpiel's
+   Python `ISMCTSBot` on `python_ekonos` (ekonos/openspiel_game.py).
+2. Head to head, 2 players: our plain `ismcts:time=S` against OpenSpiel's Python ISMCTS, the same think
    time per decision.  OpenSpiel's Python ISMCTS takes a simulation count, not a time: its
    simulations per decision are calibrated once, before the games, from its measured rate on
    2-player positions (rate x S); the time it really took per decision is reported next to it.
@@ -104,8 +104,12 @@ def python_bot(game, sims: int, seed: int):
 
 # -- item 1: iterations per second --------------------------------------------------------------
 
-def time_ours(view: State, iterations: int, seed: int, policy: str = "light"):
-    searcher = ISMCTSBot(policy=policy).searcher()
+#: Our search as the recorded comparison ran it: playouts to the end, UCT at the root.
+PLAIN = dict(c=0.7, horizon=0, plain=0, root="uct")
+
+
+def time_ours(view: State, iterations: int, seed: int):
+    searcher = ISMCTSBot(**PLAIN).searcher()
     t0 = time.perf_counter()
     searcher.run(view, view.to_move, iterations=iterations, seed=seed)
     dt = time.perf_counter() - t0
@@ -122,22 +126,19 @@ def time_python(game, ost, iterations: int, seed: int) -> float:
 
 def iteration_rates(iterations: int, repeats: int, log) -> list[dict]:
     """Per position: median iterations/s of each searcher over `repeats` searches of
-    `iterations`, interleaved (ours, ours random, OpenSpiel) so that load changes hit all."""
+    `iterations`, interleaved (ours, OpenSpiel) so that load changes hit both."""
     game, poss = positions(4, DEAL_SEED, MIDGAME_DECISIONS)
     rows = []
     for name, eng, ost in poss:
         view = eng.view(eng.to_move)
-        light, rand, py = [], [], []
+        light, py = [], []
         for r in range(repeats):
-            light.append(time_ours(view, iterations, r + 1, "light")[0])
-            rand.append(time_ours(view, iterations, r + 1, "random")[0])
+            light.append(time_ours(view, iterations, r + 1)[0])
             py.append(time_python(game, ost, iterations, r + 1))
         row = {"position": name, "legal": eng.count_legal(),
                "ours": iterations / statistics.median(light),
-               "ours_random": iterations / statistics.median(rand),
                "python": iterations / statistics.median(py)}
-        log(f"  {name}: ours {row['ours']:,.0f} it/s, ours random {row['ours_random']:,.0f}, "
-            f"OpenSpiel Python {row['python']:,.1f}")
+        log(f"  {name}: ours {row['ours']:,.0f} it/s, OpenSpiel Python {row['python']:,.1f}")
         rows.append(row)
     return rows
 
@@ -174,7 +175,8 @@ def play_game(deal_seed: int, our_seat: int, think: float, sims: int, seed: int)
     eng = State.new(2, seed=deal_seed)
     game = pyspiel.load_game("python_ekonos", {"players": 2, "seed": deal_seed})
     ost = game.new_initial_state()
-    ours = make_bot(f"ismcts:time={think}", seed=seed)
+    ours = make_bot("ismcts:" + ",".join([f"time={think}"] + [f"{k}={v}" for k, v in PLAIN.items()]),
+                    seed=seed)
     theirs = python_bot(game, sims, seed)
     spent = {"ours": 0.0, "theirs": 0.0}
     count = {"ours": 0, "theirs": 0}
@@ -327,9 +329,8 @@ def table(args, rates, cal, h2h, dec) -> str:
         ratio = r["ours"] / r["python"]
         L.append(f"| 1 | iterations/s, 4 players, {r['position']}, {r['legal']} legal moves; "
                  f"{args.iterations} iterations per search, 1 core, median of {args.repeats} | "
-                 f"{r['ours']:,.0f} (random playouts: {r['ours_random']:,.0f}) | "
-                 f"{r['python']:,.1f} (Python ISMCTS) | **{ratio:,.0f}×** "
-                 f"(random playouts: {r['ours_random'] / r['python']:,.0f}×) | "
+                 f"{r['ours']:,.0f} | "
+                 f"{r['python']:,.1f} (Python ISMCTS) | **{ratio:,.0f}×** | "
                  f"≥ {GOALS['py_ratio']:.0f}×: {met(ratio >= GOALS['py_ratio'])} |")
     if h2h is not None:
         sims, rate = cal

@@ -25,6 +25,7 @@ import click
 
 from ekonos.errors import EkonosError
 from search.arena import resolved
+from search.registry import recorded_spec
 from search.bots import names_level
 from search.sprt import Sprt
 
@@ -56,8 +57,8 @@ def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
                              f"the arena's record of specs): say what it was with --spec "
                              f"{label}=SPEC")
         text = label
-    try:
-        return resolved(text)
+    try:                        # a text from the file, written by any version, reads as it meant
+        return resolved(text) if label in given else recorded_spec(text)
     except EkonosError:                          # not a spec: compared as written
         return text
 

@@ -102,19 +102,3 @@ cdef inline void evaluate(const EkState* d, const EvalModel* model, int kind, do
         win[q] /= total
     rewards(n, kind, blend, scale, win, score, reward)
 
-
-cdef inline double static_reward(const EkState* d, const EvalModel* model, int kind, double blend,
-                                 double scale, int seat) noexcept nogil:
-    """Seat's reward as the model scores d now, mid-round or not (the outcome when the game is
-    over): the `prior` of the move that led to d.  A model without d's cell gives no opinion:
-    0.5, a reward's middle whatever its kind."""
-    cdef double reward[MAXP]
-    cdef double win[MAXP]
-    cdef double score[MAXP]
-    if d.step == STEP_OVER:
-        outcome(d, kind, blend, scale, reward, win, score)
-    elif has_cell(model, d, d.round):
-        evaluate(d, model, kind, blend, scale, reward, win, score)
-    else:
-        return 0.5
-    return reward[seat]

@@ -3,13 +3,10 @@
 
 from libc.stdint cimport uint64_t
 from ekonos._core cimport EkState, NUM_ACTIONS, NCARDS
-from search._mast cimport Mast
 from search._eval cimport EvalModel
 
 cdef enum:
-    GROUP_PLACE = NUM_ACTIONS + NCARDS  # group=2: the places of the parent's card
-    GROUP_PROTECT = GROUP_PLACE + 1     # group=2: the protects of the parent's card
-    NPSEUDO = GROUP_PROTECT + 1         # action ids incl. the pseudo-actions
+    NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the pseudo-actions (a card chosen)
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
     PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
     NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
@@ -25,7 +22,6 @@ ctypedef struct Node:
     double reward       # sum of the mover's rewards (what UCB maximises)
     double win          # sum of the mover's win shares
     double score        # sum of the mover's final scores
-    double prior        # the evaluation's reward for the mover just after `action` (prior > 0)
 
 
 cdef class Searcher:
@@ -37,23 +33,13 @@ cdef class Searcher:
     cdef uint64_t rng[RNG_WORDS]
     cdef EkState root
     cdef int observer
-    cdef public double c
-    cdef public int group
-    cdef public int reward_kind
-    cdef public double blend
-    cdef public double scale
-    cdef public int policy
+    cdef public double c                # UCB exploration constant
     cdef public long iterations_done
     cdef public long decisions_simulated
     cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
     cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
-    cdef public double mast             # probability of a MAST space in a light playout (0: off)
-    cdef Mast table                     # MAST statistics of this search (_mast.pxd)
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
     cdef public bint plain              # never a buy back that undoes this turn's sale
-    cdef public bint through            # expansion goes on through pseudo-nodes to a real move
-    cdef public bint cut_leaf           # horizon counted from the leaf's round, not the root's
-    cdef public double prior            # virtual visits of a node's evaluation prior (0: off)
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
     cdef public int forced              # a root move every iteration must take (-1: free)
 

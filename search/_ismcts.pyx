@@ -7,12 +7,10 @@
 #   counts in UCB (subset-armed bandit).
 # - A reward vector per seat; each node stores the statistics of the seat that moved into it,
 #   so each mover maximises its own entry (max^n style).
-# - Card turns are decomposed (group=1): first the card (a pseudo-action NUM_ACTIONS + card),
-#   then what to do with it.  This cuts the ~250-way branching of a card turn to <=6 then <=48.
-#   group=2 adds move groups under the card (Childs, Brodeur & Kocsis 2008): its two growths
-#   stay direct edges, its places become one edge (pseudo-action GROUP_PLACE) and its protects
-#   another (GROUP_PROTECT), each then split by space.  The ~30 places of one card, which often
-#   differ little, then share one value against the growths instead of ~30 thin ones.
+# - Card turns are decomposed: first the card (a pseudo-action NUM_ACTIONS + card), then what
+#   to do with it.  This cuts the ~250-way branching of a card turn to <=6 then <=48.
+# - The reward of a finished playout is the blend of win share and score margin (_playout.pxd),
+#   the playouts light (ε-greedy); what was measured against them is in docs/strength.md.
 # - Nodes live in one preallocated array of structs addressed by index (no Python object per node);
 #   the array grows by a checked realloc (never past `node_limit`) and is freed only in
 #   __dealloc__.  A failed growth makes `iterate` return -1: the nogil loop stops and `run`
@@ -21,11 +19,13 @@
 #   is used by one thread at a time, so root parallelism runs one Searcher per thread and merges
 #   root statistics in Python (search.bots).
 # - Playouts and their scoring live in _playout.pxd (shared with flat Monte Carlo, inlined here).
-# - MAST for spaces (mast > 0): playout adaptation, in _mast.pxd.
+# - `horizon` > 0: a playout stops when that many rounds after the root's have begun, and the
+#   learned evaluation (_eval.pxd) scores the position; `plain`: no buy-back of a share sold
+#   this turn below the root (the position of two passes).
 # - Engine constants come from _core.pxd (cimported), never as literals.
 # - The node layout and the Searcher's fields are declared in _ismcts.pxd (the C contract).
 # - `forced` (root=halving, search.bots): every iteration takes one given root move, through
-#   its card and group pseudo-nodes, so a driver can share the budget among the root moves.
+#   its card pseudo-node, so a driver can share the budget among the root moves.
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcmp
@@ -36,12 +36,16 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
                            ek_legal_card, rng_seed, rng_below, rng_next,
-                           NUM_ACTIONS, NCARDS, NSPACES, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
+                           NUM_ACTIONS, NCARDS, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
                            STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_BUY, SOLD_UNDOABLE)
-from search._playout cimport outcome, playout, REWARD_WIN, POLICY_LIGHT
-from search._mast cimport Mast, mast_clear, mast_log, mast_playout, mast_backup
+from search._playout cimport outcome, playout, REWARD_BLEND, POLICY_LIGHT
 from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
-                           has_cell, static_reward)
+                           has_cell)
+
+# What the end of a playout is worth to a seat: 0.75 x its win share + 0.25 x (1/2 + 1/2 tanh(its
+# score margin over the best other seat / SCALE)) (_playout.pxd `rewards`).
+cdef double BLEND = 0.25
+cdef double SCALE = 10.0
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -51,15 +55,13 @@ cdef inline double now_seconds() noexcept nogil:
 
 
 cdef inline int on_the_way(int* legal, int n, int f) noexcept nogil:
-    """Keep only the edge of `legal` on the way to the real action `f`: f itself, its card's
-    pseudo-action or its card's place or protect group (1 edge, first); none: all n edges."""
-    cdef int i, x, sub = (f - A_CARD) % CARD_SUBS
+    """Keep only the edge of `legal` on the way to the real action `f`: f itself or its card's
+    pseudo-action (1 edge, first); none: all n edges."""
+    cdef int i, x
     cdef bint card = A_CARD <= f < A_CARD + NCARDS * CARD_SUBS
     for i in range(n):
         x = legal[i]
-        if x == f or card and (x == NUM_ACTIONS + (f - A_CARD) // CARD_SUBS
-                               or x == GROUP_PLACE and sub < NSPACES
-                               or x == GROUP_PROTECT and NSPACES <= sub < 2 * NSPACES):
+        if x == f or card and x == NUM_ACTIONS + (f - A_CARD) // CARD_SUBS:
             legal[0] = x
             return 1
     return n
@@ -79,36 +81,16 @@ cdef class Searcher:
         free(self.nodes)
         free(self.mark)
 
-    def __init__(self, *, double c, int group, str reward, double blend, str policy,
-                 double scale=10.0):
-        """The parameters of the `ismcts` bot (search.bots.ISMCTSBot.Params, which holds their
-        defaults and documents them); `scale` is the score margin that tanh maps to a reward.
-        Checked here too, since a NaN would make selection read outside the tree."""
-        if reward not in ("win", "score", "blend"):
-            raise ValueError(f"reward must be win, score or blend, got {reward!r}")
-        if policy not in ("random", "light"):
-            raise ValueError(f"policy must be random or light, got {policy!r}")
+    def __init__(self, *, double c):
+        """`c`, the UCB exploration constant (search.bots.ISMCTSBot.Params holds the defaults
+        and documents every parameter; `horizon` and `plain` are set as attributes).  Checked
+        here too, since a NaN would make selection read outside the tree."""
         if not (isfinite(c) and c >= 0):
             raise ValueError(f"c must be a finite number >= 0, got {c!r}")
-        if not (0 <= blend <= 1):
-            raise ValueError(f"blend must be from 0 to 1, got {blend!r}")
-        if group not in (0, 1, 2):
-            raise ValueError(f"group must be 0, 1 or 2, got {group!r}")
-        if not (isfinite(scale) and scale > 0):
-            raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
         self.node_limit = NODE_LIMIT
         self.c = c
-        self.group = group
-        self.reward_kind = ("win", "score", "blend").index(reward)
-        self.blend = blend
-        self.scale = scale
-        self.policy = ("random", "light").index(policy)
-        self.mast = 0.0
         self.horizon = 0
         self.plain = 0
-        self.through = 0
-        self.cut_leaf = 0
-        self.prior = 0.0
         self.forced = -1
 
     def set_model(self, theta, beta):
@@ -137,8 +119,7 @@ cdef class Searcher:
         cdef double score[MAXP]
         if view.s.step == STEP_OVER:
             raise ValueError("the game is over")
-        evaluate(&view.s, &self.model, self.reward_kind, self.blend, self.scale, reward, win,
-                 score)
+        evaluate(&view.s, &self.model, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         return ([win[q] for q in range(view.s.nplayers)],
                 [score[q] for q in range(view.s.nplayers)])
 
@@ -178,7 +159,6 @@ cdef class Searcher:
         nd.reward = 0
         nd.win = 0
         nd.score = 0
-        nd.prior = 0
         if parent >= 0:
             nd.next_sibling = self.nodes[parent].first_child
             self.nodes[parent].first_child = i
@@ -187,44 +167,14 @@ cdef class Searcher:
         return i
 
     cdef int tree_legal(self, const EkState* d, int node, int* out) noexcept nogil:
-        """Legal edges out of `node` in world `d`: with grouping, a card turn is first the card
-        (pseudo-actions), then the actions of the chosen card (group=1), or its growths and its
-        place and protect groups, then a group's spaces (group=2)."""
-        cdef int k = 0, n, i, sub, card, act = self.nodes[node].action
-        cdef int places = 0, protects = 0
+        """Legal edges out of `node` in world `d`: a card turn is first the card (pseudo-actions),
+        then the actions of the chosen card."""
+        cdef int k = 0, act = self.nodes[node].action
         cdef uint64_t hm
-        if not self.group or d.step != STEP_CARD:
+        if d.step != STEP_CARD:
             return ek_legal(d, out)
-        if act >= GROUP_PLACE:                      # a group: its spaces
-            card = self.nodes[self.nodes[node].parent].action - NUM_ACTIONS
-            n = ek_legal_card(d, card, out)
-            for i in range(n):
-                sub = out[i] - A_CARD - card * CARD_SUBS
-                if (sub < NSPACES) == (act == GROUP_PLACE) and sub < 2 * NSPACES:
-                    out[k] = out[i]
-                    k += 1
-            return k
         if act >= NUM_ACTIONS:                      # a card: what to do with it
-            card = act - NUM_ACTIONS
-            n = ek_legal_card(d, card, out)
-            if self.group == 1:
-                return n
-            for i in range(n):
-                sub = out[i] - A_CARD - card * CARD_SUBS
-                if sub < NSPACES:
-                    places = 1
-                elif sub < 2 * NSPACES:
-                    protects = 1
-                else:
-                    out[k] = out[i]
-                    k += 1
-            if places:
-                out[k] = GROUP_PLACE
-                k += 1
-            if protects:
-                out[k] = GROUP_PROTECT
-                k += 1
-            return k
+            return ek_legal_card(d, act - NUM_ACTIONS, out)
         hm = d.hand[d.to_move]
         while hm:
             out[k] = NUM_ACTIONS + (ctz(hm))
@@ -238,13 +188,12 @@ cdef class Searcher:
         cdef EkState d = self.root
         cdef int legal[MAX_LEGAL]
         cdef int node = 0, n, ch, ntried, best, k, i = 0, a, child, cut = 0
-        cdef double v, bestv, lg, pw = self.prior
+        cdef double v, bestv, lg
         cdef double reward[MAXP]
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef Node* nd
         cdef bint rootward = self.forced >= 0
-        self.table.nplaced = 0
         if self.see_all:                # every hand is known: only later deals stay unknown
             rng_seed(d.rng, rng_next(self.rng))
         else:
@@ -279,11 +228,7 @@ cdef class Searcher:
                     nd.avail += 1
                     ntried += 1
                     lg = log(<double>nd.avail)
-                    if pw > 0 and nd.action < NUM_ACTIONS:     # the prior as pw visits
-                        v = (nd.reward + pw * nd.prior) / (nd.visits + pw)
-                    else:
-                        v = nd.reward / nd.visits
-                    v += self.c * sqrt(lg / nd.visits)
+                    v = nd.reward / nd.visits + self.c * sqrt(lg / nd.visits)
                     if v > bestv:
                         bestv = v
                         best = ch
@@ -300,37 +245,24 @@ cdef class Searcher:
                 if child < 0:
                     return -1
                 if a < NUM_ACTIONS:
-                    mast_log(&self.table, &d, a)
                     ek_apply(&d, a)
                     self.decisions_simulated += 1
-                    if pw > 0:
-                        self.nodes[child].prior = static_reward(
-                            &d, &self.model, self.reward_kind, self.blend, self.scale,
-                            self.nodes[child].mover)
                 node = child
-                if a >= NUM_ACTIONS and self.through:
-                    continue        # a card or its group: expand on to the move it leads to
                 break
             node = best
             a = self.nodes[best].action
             if a < NUM_ACTIONS:
-                mast_log(&self.table, &d, a)
                 ek_apply(&d, a)
                 self.decisions_simulated += 1
         if self.horizon > 0:
-            cut = (d.round if self.cut_leaf else self.root.round) + self.horizon
+            cut = self.root.round + self.horizon
             if not has_cell(&self.model, &d, cut):     # no model there: play to the end
                 cut = 0
-        if self.table.p > 0 and self.policy == POLICY_LIGHT:
-            self.decisions_simulated += mast_playout(&self.table, &d, self.rng, cut)
-        else:
-            self.decisions_simulated += playout(&d, self.policy, self.rng, cut)
+        self.decisions_simulated += playout(&d, POLICY_LIGHT, self.rng, cut)
         if d.step == STEP_OVER:
-            outcome(&d, self.reward_kind, self.blend, self.scale, reward, win, score)
+            outcome(&d, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         else:
-            evaluate(&d, &self.model, self.reward_kind, self.blend, self.scale, reward, win, score)
-        if self.table.p > 0:
-            mast_backup(&self.table, reward)
+            evaluate(&d, &self.model, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         while node > 0:
             nd = &self.nodes[node]
             nd.visits += 1
@@ -373,13 +305,6 @@ cdef class Searcher:
             rng_seed(self.rng, seed)
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
-        if not (isfinite(self.mast) and 0 <= self.mast <= 1):
-            raise ValueError(f"mast must be from 0 to 1, got {self.mast!r}")
-        if not (isfinite(self.prior) and 0 <= self.prior <= 1e9):
-            raise ValueError(f"prior must be from 0 to 1e9, got {self.prior!r}")
-        if not more:
-            mast_clear(&self.table)
-        self.table.p = self.mast
         if iterations > 0 and self.reserve(
                 <int>min(self.n_nodes + iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
             raise MemoryError("no memory for the search tree")
@@ -432,27 +357,23 @@ cdef class Searcher:
         return best
 
     def root_moves(self, int line_length=8):
-        """The root's decisions (pseudo-nodes flattened into real actions) as dicts: action,
-        visits, win (sum), score (sum), line (most-visited continuation, real actions), and
-        path: the (pseudo-action, visits) of each pseudo-node above it, outermost first (the
-        card, then the group), for a choice that descends the tree (`pick=tree`)."""
+        """The root's decisions (card pseudo-nodes flattened into real actions) as dicts:
+        action, visits, win (sum), score (sum) and line (most-visited continuation, real
+        actions), the most visited first."""
         out = []
         if self.n_nodes == 0:                   # no search has run (or it failed at once)
             return out
-        self._flatten(0, [], line_length, out)
+        self._flatten(0, line_length, out)
         out.sort(key=lambda m: (-m["visits"], m["action"]))
         return out
 
-    def _flatten(self, int node, list path, int line_length, list out):
+    def _flatten(self, int node, int line_length, list out):
         cdef int ch = self.nodes[node].first_child
         while ch >= 0:
             if self.nodes[ch].action >= NUM_ACTIONS:
-                self._flatten(ch, path + [(self.nodes[ch].action, self.nodes[ch].visits)],
-                              line_length, out)
+                self._flatten(ch, line_length, out)
             else:
-                m = self._move(ch, line_length)
-                m["path"] = path
-                out.append(m)
+                out.append(self._move(ch, line_length))
             ch = self.nodes[ch].next_sibling
 
     def _move(self, int node, int line_length):

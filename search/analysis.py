@@ -16,7 +16,7 @@ from search.bots import LEVELS, ISMCTSBot, parse_spec
 DEFAULT_ITERATIONS = 30_000
 MAX_LINE = 1000     # decisions of an expected continuation
 #: The least iteration budget of a hint, and of each of its workers.  A card turn is searched as
-#: the card, then its use (group=1): the first iterations only try the cards (up to 6), so a
+#: the card, then its use: the first iterations only try the cards (up to 6), so a
 #: search of fewer than 7 iterations may end without a single real move to advise.
 MIN_ITERATIONS = 10
 #: Win shares closer than this (one point) are not told apart: a hint says so instead of

@@ -3,7 +3,7 @@
     random                       uniform over legal actions
     greedy                       one-ply heuristic (instant)
     flat:iterations=5000         determinized flat Monte Carlo (PIMC)
-    ismcts:iterations=20000,c=0.7,workers=2[,time=0.5][,reward=blend][,group=1][,pick=visits][,policy=light]
+    ismcts:iterations=25000,c=0.3,horizon=1,plain=1,root=halving[,workers=2][,time=0.5]
 
 `spec_help()` lists every bot with its parameters and defaults.  Every bot decides from a *view*
 (`State.view(seat)`): the other hands are unknown to it (R21).  `choose(view)` returns an action
@@ -30,12 +30,13 @@ from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, RETIRED,
                              Bot, BotParams, SpecError, always, define_level, define_named,
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
-                             names_level, parse_spec, retire_level, spec_help, spec_text)
+                             names_level, parse_spec, recorded_spec, retire_level, spec_help,
+                             spec_text)
 
-__all__ = ["BASELINE", "BOTS", "LEVELS", "RETIRED", "Analysis", "Bot", "BotParams", "CheatBot",
-           "FlatBot", "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError", "derive_seed",
-           "format_spec", "make_bot", "names_level", "parse_params", "parse_spec", "spec_help",
-           "spec_text"]
+__all__ = ["BASELINE", "BOTS", "LEVELS", "LINEAR", "RETIRED", "Analysis", "Bot", "BotParams",
+           "CheatBot", "FlatBot", "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError",
+           "derive_seed", "format_spec", "make_bot", "names_level", "parse_params", "parse_spec",
+           "recorded_spec", "spec_help", "spec_text"]
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
@@ -158,53 +159,25 @@ class ISMCTSBot(Bot):
 
     @dataclass(frozen=True)
     class Params(BotParams):
-        iterations: int = param(10000, lo=1, hi=MAX_ITERATIONS,
+        iterations: int = param(25000, lo=1, hi=MAX_ITERATIONS,
                                 shown=lambda p: p.time is None or differs(p, "iterations"),
                                 help="iteration budget (reproducible)")
         time: float | None = param(None, lo=0, lo_open=True, hi=MAX_SECONDS,
                                    help="think this many seconds instead (not reproducible)")
-        c: float = param(0.7, lo=0, hi=100, shown=always, help="UCB exploration constant")
+        c: float = param(0.3, lo=0, hi=100, shown=always, help="UCB exploration constant")
         workers: int = param(1, lo=1, hi=MAX_WORKERS,
                              help="threads, one tree each, merged (at most one per iteration)")
-        reward: str = param("blend", choices=("win", "score", "blend"),
-                            help="what the end of a playout is worth to a seat")
-        blend: float = param(0.25, lo=0, hi=1, help="weight of the score margin in the blend")
-        group: int = param(1, choices=(0, 1, 2),
-                           help="1: a card turn is two tree levels, the card then its use; "
-                                "2: then its growths, places or protects, then the space")
-        pick: str = param("visits", choices=("visits", "tree"),
-                          help="the move played: the most visited (visits), or down the tree "
-                               "the most visited card, then group, then move (tree)")
-        policy: str = param("light", choices=POLICIES, help="playout policy")
-        mast: float = param(0.0, lo=0, hi=1,
-                            help="light playouts: chance of placing on the space with the best "
-                                 "mean reward so far (MAST) instead of a random one")
-        card: float = param(1.0, lo=0, lo_open=True, hi=100,
-                            help="budget at a card step, times iterations (or time)")
-        market: float = param(1.0, lo=0, lo_open=True, hi=100,
-                              help="budget at a sell or buy step, times iterations (or time)")
-        horizon: int = param(0, lo=0, hi=EVAL_MAX_ROUNDS,
+        horizon: int = param(1, lo=0, hi=EVAL_MAX_ROUNDS, shown=always,
                              help="0: playouts run to the game's end; h: a playout stops when "
-                                  "the h-th round after this one begins and the learned "
+                                  "the h-th round after the searched one begins and the learned "
                                   "evaluation scores it")
-        cut: str = param("root", choices=("root", "leaf"),
-                         help="horizon counted from the searched position's round (root) or from "
-                              "the round where the playout begins (leaf: every cut at a round's "
-                              "start, where the model was fitted)")
-        plain: int = param(0, choices=(0, 1),
+        plain: int = param(1, choices=(0, 1), shown=always,
                            help="1: never buy back a share sold this turn when that restores "
                                 "the position (as if both steps had passed)")
-        prior: float = param(0.0, lo=0, hi=1e6,
-                             help="a node's value starts as this many visits of the learned "
-                                  "evaluation of the position just after its move (0: off)")
-        root: str = param("uct", choices=("uct", "halving"),
+        root: str = param("halving", choices=("uct", "halving"), shown=always,
                           help="at the root: UCB like every node (uct), or sequential halving "
                                "over the legal moves, the survivor played (halving)")
-        expand: str = param("node", choices=("node", "move"),
-                            help="an iteration adds one node (node: a new card's first playout "
-                                 "plays any card), or adds nodes until a real move is applied "
-                                 "(move)")
-        model: str = param("", help="with a horizon or a prior: the evaluation's model file "
+        model: str = param("", help="with a horizon: the evaluation's model file "
                                     "(benchmarks/train_eval.py fit) instead of the shipped one, "
                                     "to measure a new model against it",
                            values="a model file's path (not given: the shipped model)")
@@ -217,25 +190,48 @@ class ISMCTSBot(Bot):
                 except (OSError, ValueError) as e:
                     raise SpecError(f"model: {e}") from None
 
-    def budget(self, view: State) -> tuple[int, float | None]:
-        """The iterations and seconds of this decision: the spec's, times `card` at a card
-        step and `market` at a sell or buy step (at least one iteration)."""
-        p = self.params
-        k = p.card if view.step is Step.CARD else \
-            p.market if view.step in (Step.SELL, Step.BUY) else 1.0
-        return max(1, round(p.iterations * k)), (None if p.time is None else p.time * k)
+    #: Parameters taken out of the search because they lost in the arena (docs/strength.md; the
+    #: code is in git history), each with the one value every level and reference played with.
+    REMOVED = {"reward": "blend", "blend": 0.25, "group": 1, "pick": "visits", "policy": "light",
+               "mast": 0.0, "card": 1.0, "market": 1.0, "cut": "root", "prior": 0.0,
+               "expand": "node"}
+    #: The defaults before the default became the strong search (level 3's): a spec recorded then
+    #: without them meant these.  Canonical specs written since always spell c, horizon, plain
+    #: and root, and iterations unless a time is given.
+    FORMER_DEFAULTS = {"iterations": 10000, "c": 0.7, "horizon": 0, "plain": 0, "root": "uct"}
+
+    @classmethod
+    def recorded(cls, given: dict[str, str]) -> dict[str, str]:
+        """A spec recorded before the losing ideas were taken out and the defaults changed:
+        a taken-out parameter at its only played value is dropped (any other value: SpecError,
+        that search is gone), and an absent parameter whose default changed takes its former
+        default (`iterations` only when no time was given)."""
+        out = {}
+        for key, value in given.items():
+            if key not in cls.REMOVED:
+                out[key] = value
+                continue
+            kind = type(cls.REMOVED[key])
+            try:
+                same = kind(value) == cls.REMOVED[key]
+            except ValueError:
+                same = False
+            if not same:
+                raise SpecError(f"{key}={value}: this search idea lost in the arena and was "
+                                "taken out of the engine (docs/strength.md); the bot it "
+                                "configured can no longer be played")
+        for key, value in cls.FORMER_DEFAULTS.items():
+            if key not in out and not (key == "iterations" and "time" in out):
+                out[key] = str(value)
+        return out
 
     def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread)."""
         p = self.params
-        s = Searcher(c=p.c, group=p.group, reward=p.reward, blend=p.blend, policy=p.policy)
-        s.mast = p.mast
+        s = Searcher(c=p.c)
         s.horizon = p.horizon
         s.plain = p.plain
-        s.through = p.expand == "move"
-        s.cut_leaf = p.cut == "leaf"
-        s.prior = p.prior
-        if p.horizon or p.prior:
+        if p.horizon:
             s.set_model(*evaluation.model(p.model))
         return s
 
@@ -247,7 +243,7 @@ class ISMCTSBot(Bot):
         seed = self._next_seed(seed)
         seat = view.to_move
         p = self.params
-        iterations, seconds = self.budget(view)
+        iterations, seconds = p.iterations, p.time
         w = p.workers if seconds is not None else min(p.workers, iterations)
         budgets = [iterations // w + (1 if i < iterations % w else 0) for i in range(w)]
         searchers = [self.searcher() for _ in range(w)]
@@ -261,7 +257,7 @@ class ISMCTSBot(Bot):
         else:
             roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), w)
         seconds = _time.perf_counter() - t0
-        moves = roots.merge(searchers, line_length, p.pick == "tree")
+        moves = roots.merge(searchers, line_length)
         if rank is not None:                         # the survivor first, then by round left
             moves.sort(key=lambda m: rank.get(m["action"], len(rank)))
         return Analysis(moves, sum(s.iterations_done for s in searchers),
@@ -275,7 +271,7 @@ class ISMCTSBot(Bot):
         moves = self.analyse(view, seed).moves
         if moves:
             return moves[0]["action"]
-        # a budget too small to expand any decision past its card (group=1): choose at random
+        # a budget too small to expand any decision past its card: choose at random
         return view.nth_legal(random.Random(seed).randrange(view.count_legal()))
 
 
@@ -296,28 +292,32 @@ class CheatBot(ISMCTSBot):
         return s
 
 
-#: Strength levels of `ekonos play --level` and `levelN` specs.  Levels 1 and 2 are the plain
-#: search at small budgets (for learning the game).  Levels 3 and 4 are one search at two budgets:
-#: the learned evaluation (horizon=1), no pointless buy-back (plain=1), less exploration (c=0.3)
-#: and sequential halving at the root (issue 11).  Each level is kept only when the arena shows it
-#: beats the one below (SPRT in 2-player games); the runs, their files under
-#: benchmarks/strength/ and the think times are in README.md ("Levels" and "Toward a stronger
-#: search").  Change a level the same way: a new spec measured against the level it replaces.
-define_level(1, "ismcts", iterations=200)
-define_level(2, "ismcts", iterations=1000)
-define_level(3, "ismcts", iterations=25000, horizon=1, plain=1, c=0.3, root="halving")
-define_level(4, "ismcts", iterations=75000, horizon=1, plain=1, c=0.3, root="halving")
+#: Strength levels of `ekonos play --level` and `levelN` specs, each spelled out in full (a later
+#: change of a default never reaches a level unseen).  Levels 1 and 2 are the plain search at
+#: small budgets, for learning the game: playouts to the end, UCB at the root.  Levels 3 and 4
+#: are the default search at two budgets: the learned evaluation after one round (horizon=1), no
+#: pointless buy-back (plain=1), less exploration (c=0.3) and sequential halving at the root.
+#: A level is kept only when the arena shows it above the one below; the evidence is in
+#: docs/strength.md.  Change a level the same way: a new spec measured against the one it replaces.
+PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
+define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
+define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
+define_level(3, "ismcts", iterations=25000, c=0.3, horizon=1, plain=1, root="halving")
+define_level(4, "ismcts", iterations=75000, c=0.3, horizon=1, plain=1, root="halving")
 #: Level 5 was level 4 with four times its budget: +4 Elo [-41, +49] against it in 194 games,
-#: thinking four times as long; two other searches at its think time did no better (README,
-#: "Sequential halving at the root").  A level returns only when the arena shows it above level 4.
+#: thinking four times as long; two other searches at its think time did no better
+#: (docs/strength.md).  A level returns only when the arena shows it above level 4.
 retire_level(5, "not measurably stronger than level 4 at four times its think time",
-             "ismcts", iterations=300000, horizon=1, plain=1, c=0.3, root="halving")
+             "ismcts", iterations=300000, c=0.3, horizon=1, plain=1, root="halving")
 
-#: The frozen `baseline` spec: level 3 as it was when the Elo ladder started (issue 10).  Every
-#: parameter is written out, so a later change of a default never reaches it; a later search
-#: change is a new parameter, and its old value must be added here.  tests/test_arena_baseline.py
-#: pins its moves.  Never edit this line: measure a new configuration against it instead.
-BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
-                        blend=0.25, group=1, policy="light",
-                        pick="visits", mast=0.0, card=1.0, market=1.0, horizon=0, cut="root", plain=0,
-                        prior=0.0, root="uct", expand="node")
+#: The frozen references.  Every parameter is written out, so a later change of a default never
+#: reaches them; a later search change is a new parameter, and its old value must be added here
+#: (tests/test_arena_baseline.py pins the moves of both).  Never edit these lines: measure a new
+#: configuration against them instead.
+#: `baseline`: level 3 as it was when the Elo ladder started (plain search, 10 000 iterations).
+BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, horizon=0,
+                        plain=0, root="uct")
+#: `linear`: level 4 as it was when the search's losing ideas were taken out, the strongest
+#: search with the linear evaluation: what the next gain in strength is measured against.
+LINEAR = define_named("linear", "ismcts", iterations=75000, c=0.3, workers=1, horizon=1,
+                      plain=1, root="halving")

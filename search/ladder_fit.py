@@ -302,18 +302,19 @@ def seat_label(seat: dict) -> str:
     the spec means something else now (a level redefined): then ``level3 = <what it was>``, so
     games of two different bots are never pooled under one name."""
     spec, resolved = seat["spec"], seat.get("resolved")
-    if not isinstance(resolved, str) or _means(spec) == _means(resolved):
+    if not isinstance(resolved, str) or _means(spec) == _means(resolved, recorded=True):
         return spec
     return f"{spec}{WAS}{resolved}"
 
 
 @functools.lru_cache(maxsize=256)
-def _means(spec: str):
-    """What a spec plays as (its bot class and parameters), or the text for an unknown spec."""
+def _means(spec: str, recorded: bool = False):
+    """What a spec plays as (its bot class and parameters), or the text for an unknown spec;
+    `recorded`: a canonical text a file recorded, read as it meant then (`recorded_spec`)."""
     from search.arena import split_label          # lazy: the fit itself needs no bots
-    from search.registry import SpecError, parse_params
+    from search.registry import SpecError, parse_params, recorded_spec
     try:
-        return parse_params(split_label(spec)[0])
+        return parse_params(recorded_spec(spec) if recorded else split_label(spec)[0])
     except (SpecError, EkonosError, ValueError):
         return spec
 

@@ -179,6 +179,14 @@ class Bot:
     #: hint, review and serve take levels, never specs, so they can never seat it.
     sees_all: ClassVar[bool] = False
 
+    @classmethod
+    def recorded(cls, given: dict[str, str]) -> dict[str, str]:
+        """The parameters (as text) that a spec recorded by an earlier version meant, from the
+        ones it gives: a bot whose parameters were taken out or whose defaults changed
+        translates them here (`recorded_spec`); raise SpecError for a configuration that can no
+        longer be played.  By default: as given."""
+        return given
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "name" not in cls.__dict__:
@@ -374,6 +382,27 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     name and the parameters the spec gives (checked; the others take their defaults)."""
     cls, params, given = _parse(spec)
     return cls.name, {k: getattr(params, k) for k in given}
+
+
+def recorded_spec(text: str) -> str:
+    """The canonical text today of a spec recorded in a file (a result's entrant, a ladder seat,
+    a suite's judge) by this or any earlier version, so that a record keeps meaning the bot that
+    played: the bot's `recorded` hook reads parameters since taken out, and defaults since
+    changed, as they were (search.bots.ISMCTSBot).  Texts written today read as themselves.
+    A level or named spec means what it means today.  SpecError if it is no spec, or a
+    configuration that can no longer be played."""
+    name, _, rest = text.strip().partition(":")
+    cls = BOTS.get(name.strip().lower())
+    if cls is None or not rest.strip():
+        return spec_text(text)
+    given: dict[str, str] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise SpecError(f"bot spec {_show(text)}: {_show(item)} is not key=value")
+        given[key.strip().lower()] = value.strip()
+    given = cls.recorded(given)
+    return spec_text(cls.name + ":" + ",".join(f"{k}={v}" for k, v in given.items()))
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

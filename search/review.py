@@ -8,8 +8,8 @@ from 15); per seat an accuracy figure and the costliest decisions.
 Each decision is searched from the seat's view only (`State.view(seat)`, R21): the other hands
 and the undealt cards are never read, so the review is the same whatever they were.
 
-How the two win shares are measured (information-set MCTS, `search.bots.ISMCTSBot`, budget
-`iterations`):
+How the two win shares are measured (information-set MCTS as level REVIEW_LEVEL searches,
+`search.bots.ISMCTSBot`, with the review's own budget `iterations`):
 
 1. The position is searched; the best move is the most visited one.  When the played move is
    that move, its win share is the seat's mean win share over the iterations through it (when
@@ -46,9 +46,12 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.moves import Move
 from ekonos.position import state_from_dict
-from search.bots import ISMCTSBot, derive_seed
+from search.bots import LEVELS, ISMCTSBot, derive_seed, parse_spec
 
 DEFAULT_ITERATIONS = 4000
+#: The level whose search judges each decision (its parameters, the review's own budget): the
+#: plain search, playouts to the game's end, as the review has always measured.
+REVIEW_LEVEL = 2
 #: (points of win share lost, mark), most severe first (Lichess's thresholds).
 MARKS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 _SEED_AFTER, _SEED_AGAIN = 1, 2
@@ -203,8 +206,14 @@ def review_decision(state: State, move: Move, iterations: int = DEFAULT_ITERATIO
                           visits_best=best["visits"], method=method)
 
 
+def _bot(iterations: int) -> ISMCTSBot:
+    """The review's search: level REVIEW_LEVEL's parameters with `iterations`."""
+    params = {k: v for k, v in parse_spec(LEVELS[REVIEW_LEVEL])[1].items() if k != "iterations"}
+    return ISMCTSBot(iterations=iterations, **params)
+
+
 def _root(view: State, iterations: int, seed: int) -> dict[int, dict]:
-    moves = ISMCTSBot(iterations=iterations).analyse(view, seed=seed, line_length=0).moves
+    moves = _bot(iterations).analyse(view, seed=seed, line_length=0).moves
     if not moves:
         raise EkonosError(f"{iterations} iterations are too few to review a decision")
     return {m["action"]: m for m in moves}
@@ -266,7 +275,7 @@ def _value_after(view: State, move: Move, iterations: int, seed: int) \
         return None
     # the seat's own search of the position (the other seat's hand, if it is to play a card,
     # is dealt anew every iteration from what the seat cannot see)
-    searcher = ISMCTSBot(iterations=max(iterations, 1)).searcher()
+    searcher = _bot(max(iterations, 1)).searcher()
     searcher.run(after.view(seat), seat, iterations=max(iterations, 1), seed=seed)
     stats = {m["action"]: dict(m, win=m["win"] / max(m["visits"], 1))
              for m in searcher.root_moves(0)}

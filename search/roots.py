@@ -22,28 +22,16 @@ def side_by_side(job: Callable[[int], object], n: int) -> None:
         f.result()
 
 
-def merge(searchers: Sequence[Searcher], line_length: int = 0, tree: bool = False) -> list[dict]:
-    """The root moves of every tree merged by action, best first: visits, win and score summed
-    (then averaged), the line of the tree that visited the move most.  Best first means the most
-    visited; with `tree`, the order descends the tree instead: the most visited card first (its
-    visits summed over the trees), within it the most visited group, then the most visited
-    move, so a card whose visits are spread over many spaces is not passed over for that.  A
-    tree that has not run adds nothing."""
+def merge(searchers: Sequence[Searcher], line_length: int = 0) -> list[dict]:
+    """The root moves of every tree merged by action, the most visited first: visits, win and
+    score summed (then averaged), the line of the tree that visited the move most.  A tree that
+    has not run adds nothing."""
     merged: dict[int, dict] = {}
-    above: dict[tuple, int] = {}             # visits of each pseudo-node, by its path of actions
     for s in searchers:
-        seen: set[tuple] = set()                  # each pseudo-node of a tree counts once
         for m in s.root_moves(line_length):
-            path = m.pop("path", [])
-            for k in range(len(path)):
-                key = tuple(a for a, _ in path[:k + 1])
-                if key not in seen:
-                    seen.add(key)
-                    above[key] = above.get(key, 0) + path[k][1]
             cur = merged.get(m["action"])
             if cur is None:
-                merged[m["action"]] = dict(m, best_visits=m["visits"],
-                                           path=tuple(a for a, _ in path))
+                merged[m["action"]] = dict(m, best_visits=m["visits"])
                 continue
             if m["visits"] > cur["best_visits"]:
                 cur["line"], cur["best_visits"] = m["line"], m["visits"]
@@ -52,12 +40,5 @@ def merge(searchers: Sequence[Searcher], line_length: int = 0, tree: bool = Fals
     moves = [{"action": m["action"], "visits": m["visits"], "win": m["win"] / max(m["visits"], 1),
               "score": m["score"] / max(m["visits"], 1), "line": m["line"]}
              for m in merged.values()]
-    if tree:
-        def key(m: dict) -> tuple:
-            path = merged[m["action"]]["path"]
-            levels = [-above[path[:k + 1]] for k in range(len(path))] + [-m["visits"]]
-            return (*levels, *(0,) * (3 - len(levels)), -m["win"], m["action"])
-        moves.sort(key=key)
-    else:
-        moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
+    moves.sort(key=lambda m: (-m["visits"], -m["win"], m["action"]))
     return moves

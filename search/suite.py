@@ -46,7 +46,7 @@ from ekonos.errors import EkonosError
 from ekonos.files import write_atomic
 from ekonos.moves import Move
 from ekonos.rules import MAX_PLAYERS, MIN_PLAYERS, Step
-from search.bots import BASELINE, ISMCTSBot, derive_seed, make_bot, parse_params
+from search.bots import BASELINE, ISMCTSBot, derive_seed, make_bot, parse_params, recorded_spec
 from search.registry import format_spec
 
 FORMAT = "ekonos-suite"
@@ -127,6 +127,8 @@ class BuildParams:
             kw = {k: v for k, v in d.items() if k in names}
             kw["players"] = tuple(kw.get("players", ()))
             kw["mix"] = tuple(kw.get("mix", ()))
+            if isinstance(kw.get("reference"), str):     # as recorded, by any version
+                kw["reference"] = recorded_spec(kw["reference"])
             return cls(**kw)
         except TypeError as e:
             raise EkonosError(f"build: {e}") from None

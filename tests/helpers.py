@@ -7,6 +7,7 @@ import random
 from reference import COMPANIES, TABLE
 
 from ekonos import State
+from ekonos.rules import Step
 
 NAMES = ("Anna", "Bruno", "Chiara", "David", "Elena", "Felix")
 
@@ -107,3 +108,20 @@ def random_game(n: int, seed: int, variant: str = "rulebook"):
         a = rng.choice(st.legal_actions())
         yield st, a
         st.push_unchecked(a)
+
+
+def card_positions(count: int = 6) -> list[State]:
+    """Card steps of 2-6 player games after random play (the seat to move knows its hand)."""
+    out = []
+    for k in range(count):
+        st = State.new(2 + k % 5, seed=100 + k)
+        rng = random.Random(k)
+        for _ in range(rng.randrange(0, 120)):
+            if st.is_over():
+                break
+            st.push(rng.choice(st.legal_actions()))
+        while not st.is_over() and st.step is not Step.CARD:
+            st.push(rng.choice(st.legal_actions()))
+        if not st.is_over():
+            out.append(st)
+    return out

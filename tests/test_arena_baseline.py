@@ -1,9 +1,12 @@
-"""The frozen `baseline` spec (issue 10, item 4): level 3 as it was, every parameter written out.
+"""The frozen references `baseline` (level 3 when the Elo ladder started) and `linear` (level 4
+when the losing ideas were taken out), every parameter written out.
 
-The moves below were computed once, when the baseline was frozen, with the explicit spec
-EXPLICIT (every ISMCTS parameter given).  Both EXPLICIT and `baseline` must still choose them:
-if a default, the playout policy, the tree or the determinization changes under them, these
-fail, and the change must become a new parameter whose old value baseline keeps.
+The baseline's moves below were computed once, when it was frozen, with the explicit spec
+EXPLICIT (every ISMCTS parameter of the time given); linear's were computed by level 4 before
+`linear` existed.  Both must still choose them: if a default, the playout policy, the tree or
+the determinization changes under them, these fail, and the change must become a new parameter
+whose old value the references keep.  A spec recorded by an earlier version (a result's entrant,
+a ladder seat, a suite's judge) still reads as the bot that played (`recorded_spec`).
 """
 import dataclasses
 import random
@@ -14,11 +17,15 @@ from ekonos import State
 from ekonos.moves import Move
 from ekonos.rules import Step
 from search import registry
-from search.bots import BASELINE, ISMCTSBot, LEVELS, make_bot, parse_params, spec_help
+from search.bots import (BASELINE, LINEAR, ISMCTSBot, LEVELS, SpecError, make_bot, parse_params,
+                         recorded_spec, spec_help, spec_text)
 
+#: `baseline` as it was written while the search still had the parameters taken out since (each
+#: at the only value any level played): a recorded spec of that time, and the moves it chose.
 EXPLICIT = ("ismcts:iterations=10000,c=0.7,workers=1,reward=blend,blend=0.25,group=1,"
             "pick=visits,policy=light,mast=0.0,card=1.0,market=1.0,horizon=0,cut=root,plain=0,"
             "prior=0.0,root=uct,expand=node")
+NOW = "ismcts:iterations=10000,c=0.7,workers=1,horizon=0,plain=0,root=uct"
 
 # (players, deal seed, random decisions played first, stop at the next card step, bot seed,
 #  the move chosen when the baseline was frozen)
@@ -51,41 +58,87 @@ def test_baseline_and_the_explicit_spec_choose_the_pinned_move(players, seed, de
     st = position(players, seed, decisions, to_card)
     view = st.view(st.to_move)
     assert view.count_legal() > 1            # a real decision, not a forced one
-    for spec in (EXPLICIT, "baseline", " Baseline "):
+    for spec in (recorded_spec(EXPLICIT), NOW, "baseline", " Baseline "):
         action = make_bot(spec, seed=bot_seed).choose(view.copy())
         assert str(Move.from_action(action)) == move, spec
 
 
-def test_baseline_writes_every_parameter_and_equals_the_explicit_spec():
-    assert BASELINE == EXPLICIT
-    assert registry.NAMED["baseline"] == EXPLICIT
+# (players, deal seed, random decisions played first, stop at the next card step, bot seed,
+#  the move level 4 chose before `linear` was named after it)
+PINNED_LINEAR = [
+    (2, 21, 0, False, 31, "play 5 place 29"),
+    (4, 23, 90, True, 33, "play 17 place 16"),
+    (5, 24, 30, False, 34, "buy Panda"),
+]
+
+
+@pytest.mark.parametrize("players, seed, decisions, to_card, bot_seed, move", PINNED_LINEAR)
+def test_linear_chooses_the_moves_level_4_chose(players, seed, decisions, to_card, bot_seed,
+                                                move):
+    st = position(players, seed, decisions, to_card)
+    view = st.view(st.to_move)
+    assert view.count_legal() > 1
+    action = make_bot("linear", seed=bot_seed).choose(view.copy())
+    assert str(Move.from_action(action)) == move
+
+
+def test_the_references_write_every_parameter():
+    assert BASELINE == registry.NAMED["baseline"] == NOW
     cls, params = parse_params("baseline")
-    assert cls is ISMCTSBot and params == parse_params(EXPLICIT)[1]
-    assert params == ISMCTSBot.Params(iterations=10000, time=None, c=0.7, workers=1,
-                                      reward="blend", blend=0.25, group=1, pick="visits",
-                                      policy="light", mast=0.0, card=1.0,
-                                      market=1.0, horizon=0, cut="root", plain=0,
-                                      prior=0.0, root="uct", expand="node")
+    assert cls is ISMCTSBot
+    assert params == ISMCTSBot.Params(iterations=10000, time=None, c=0.7, workers=1, horizon=0,
+                                      plain=0, root="uct")
+    assert parse_params(LINEAR)[1] == ISMCTSBot.Params(iterations=75000, c=0.3, workers=1,
+                                                       horizon=1, plain=1, root="halving")
     # every parameter is in the text except `time` (no time budget: the iteration budget) and
-    # `model`, the evaluation's file, which a search without a horizon never reads
-    written = {item.split("=")[0] for item in BASELINE.split(":")[1].split(",")}
-    assert written == {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time", "model"}
-    assert params.horizon == 0
+    # `model`, the evaluation's file (baseline never reads one; linear's: the shipped model)
+    every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time", "model"}
+    for text in (BASELINE, LINEAR):
+        assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == every
 
 
-def test_a_new_search_parameter_must_be_frozen_in_baseline():
-    """When ISMCTS grows a parameter, this fails: add its old value to BASELINE, then here."""
+def test_a_new_search_parameter_must_be_frozen_in_the_references():
+    """When ISMCTS grows a parameter, this fails: add its old value to BASELINE and LINEAR,
+    then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
-        ["iterations", "time", "c", "workers", "reward", "blend", "group", "pick", "policy",
-         "mast", "card", "market", "horizon", "cut", "plain", "prior", "root", "expand",
-         "model"]
+        ["iterations", "time", "c", "workers", "horizon", "plain", "root", "model"]
 
 
-def test_level_3_is_baseline_with_the_ideas_issue_11_kept():
-    """Level 3 was `baseline` until issue 11; it now differs by the measured parameters only."""
-    base = parse_params("baseline")[1]
-    assert parse_params(LEVELS[3])[1] == dataclasses.replace(base, iterations=25000, horizon=1,
-                                                             plain=1, c=0.3, root="halving")
+def test_the_default_search_is_level_3_and_linear_is_level_4():
+    assert ISMCTSBot.Params() == parse_params(LEVELS[3])[1]
+    assert spec_text("ismcts") == spec_text("level3")
+    assert parse_params("linear")[1] == parse_params(LEVELS[4])[1]
+    assert parse_params(LEVELS[3])[1] == dataclasses.replace(
+        parse_params("baseline")[1], iterations=25000, horizon=1, plain=1, c=0.3,
+        root="halving")
+
+
+@pytest.mark.parametrize("recorded, means", [
+    (EXPLICIT, NOW),                                          # baseline, as first written
+    ("ismcts:iterations=10000,c=0.7", NOW),                   # baseline's canonical text then
+    ("ismcts:iterations=200,c=0.7", LEVELS[1]),               # level 1's
+    ("ismcts:iterations=25000,c=0.3,horizon=1,plain=1,root=halving", LEVELS[3]),
+    ("ismcts:time=0.5,c=0.7", "ismcts:time=0.5,c=0.7,horizon=0,plain=0,root=uct"),
+    ("ismcts:iterations=300,c=0.7,workers=2,reward=blend", "ismcts:iterations=300,c=0.7,"
+     "workers=2,horizon=0,plain=0,root=uct"),
+    (LEVELS[4], LEVELS[4]), (NOW, NOW), ("greedy", "greedy"), ("flat:iterations=9", "flat:iterations=9"),
+])
+def test_a_recorded_spec_means_the_bot_that_played(recorded, means):
+    assert recorded_spec(recorded) == spec_text(means)
+    assert recorded_spec(recorded_spec(recorded)) == recorded_spec(recorded)   # today's reads as itself
+
+
+@pytest.mark.parametrize("gone", ["ismcts:iterations=1000,group=2", "ismcts:mast=0.5,c=0.7",
+                                  "ismcts:expand=move,c=0.3", "cheat:reward=win,c=0.7"])
+def test_a_recorded_spec_of_an_idea_taken_out_is_refused_saying_so(gone):
+    with pytest.raises(SpecError, match="taken out of the engine"):
+        recorded_spec(gone)
+
+
+@pytest.mark.parametrize("param", sorted(ISMCTSBot.REMOVED))
+def test_a_parameter_taken_out_is_no_parameter_today(param):
+    with pytest.raises(SpecError, match=f"no parameter '{param}'"):
+        make_bot(f"ismcts:{param}={ISMCTSBot.REMOVED[param]}")
 
 
 def test_baseline_is_listed_in_the_spec_help():

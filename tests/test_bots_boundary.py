@@ -41,7 +41,7 @@ def test_searcher_parameters_have_no_second_set_of_defaults():
     with pytest.raises(TypeError):
         Searcher()
     with pytest.raises(TypeError):
-        Searcher(policy="light")
+        Searcher(horizon=1)
 
 
 # -- the Cython boundary names the engine's constants -------------------------------------------

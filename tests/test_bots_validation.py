@@ -36,11 +36,11 @@ def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     (f"ismcts:time={MAX_SECONDS + 1}", "time"),
     ("ismcts:workers=0", "workers"), (f"ismcts:workers={MAX_WORKERS + 1}", "workers"),
     ("ismcts:workers=1.5", "workers"),
-    ("ismcts:blend=nan", "blend"), ("ismcts:blend=1.01", "blend"), ("ismcts:blend=-0.5", "blend"),
-    ("ismcts:group=3", "group"), ("ismcts:group=-1", "group"), ("ismcts:pick=best", "pick"),
+    ("ismcts:horizon=-1", "horizon"), ("ismcts:horizon=99", "horizon"), ("ismcts:plain=2", "plain"),
+    ("ismcts:root=best", "root"),
     ("ismcts:iterations=\u0663", "iterations"), ("ismcts:iterations=1_000", "iterations"),
     ("ismcts:c=\uff11", "c"), ("ismcts:iterations=5,iterations=6", "iterations"),
-    ("ismcts:policy=heavy", "policy"), ("flat:policy=", "policy"),
+    ("flat:policy=heavy", "policy"), ("flat:policy=", "policy"),
 ])
 def test_out_of_range_or_unreadable_settings_are_refused_naming_parameter_and_spec(spec, param):
     for attempt in (parse_spec, make_bot):
@@ -56,7 +56,7 @@ def test_out_of_range_or_unreadable_settings_are_refused_naming_parameter_and_sp
 @pytest.mark.parametrize("spec", [
     "flat:iterations=1", f"flat:iterations={MAX_ITERATIONS}", "ismcts:c=0", "ismcts:c=100",
     f"ismcts:time={MAX_SECONDS}", "ismcts:time=0.001", f"ismcts:workers={MAX_WORKERS}",
-    "ismcts:blend=0", "ismcts:blend=1", "ismcts:group=0", "ismcts:iterations=+7",
+    "ismcts:horizon=0", "ismcts:plain=0", "ismcts:root=uct", "ismcts:iterations=+7",
 ])
 def test_settings_at_the_bounds_are_accepted(spec):
     make_bot(spec)
@@ -77,7 +77,7 @@ def test_nan_exploration_no_longer_crashes_a_game():
         "from search._ismcts import Searcher\n"
         "try:\n    make_bot('ismcts:c=nan,iterations=100')\n"
         "except SpecError as e:\n    print('refused:', e)\n"
-        "try:\n    Searcher(c=float('nan'), group=1, reward='blend', blend=0.25, policy='light')\n"
+        "try:\n    Searcher(c=float('nan'))\n"
         "except ValueError as e:\n    print('searcher:', e)\n")
     assert r.returncode == 0, r.stderr
     assert "refused: bot spec 'ismcts:c=nan,iterations=100': c must be a finite number" in r.stdout
@@ -86,18 +86,17 @@ def test_nan_exploration_no_longer_crashes_a_game():
 
 
 @pytest.mark.parametrize("kwargs", [
-    dict(c=float("inf")), dict(c=-1.0), dict(blend=float("nan")), dict(blend=2.0), dict(group=3),
-    dict(reward="money"), dict(policy="heavy"),
+    dict(c=float("inf")), dict(c=-1.0), dict(c=float("nan")),
 ])
 def test_searcher_refuses_what_would_break_selection(kwargs):
-    params = dict(c=0.7, group=1, reward="blend", blend=0.25, policy="light") | kwargs
+    params = dict(c=0.7) | kwargs
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         Searcher(**params)
 
 
 def test_searcher_and_flat_search_refuse_bad_budgets_and_seats():
     st = State.new(3, seed=5)
-    s = Searcher(c=0.7, group=1, reward="blend", blend=0.25, policy="light")
+    s = Searcher(c=0.7)
     for kwargs in [dict(iterations=0), dict(seconds=float("nan")), dict(seconds=float("inf")),
                    dict(seconds=-1.0)]:
         with pytest.raises(ValueError):

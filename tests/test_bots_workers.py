@@ -13,7 +13,7 @@ from search.analysis import analyse
 from search.bots import ISMCTSBot, make_bot
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMS = dict(c=0.7, group=1, reward="blend", blend=0.25, policy="light")
+PARAMS = dict(c=0.7)
 
 
 def run(args: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
@@ -74,7 +74,7 @@ def test_the_budget_is_split_exactly_over_the_workers():
 
 
 def test_a_tiny_budget_still_chooses_a_legal_action():
-    """With a card to choose first (group=1), one iteration expands no real decision: the tree's
+    """With a card to choose first, one iteration expands no real decision: the tree's
     root moves are [] and the bot still answers."""
     for players in (2, 3, 6):
         st = State.new(players, seed=players)
@@ -110,6 +110,8 @@ def test_an_empty_tree_answers_no_moves_in_a_fresh_process():
 
 class _Failing:
     """A searcher whose run fails like a worker that hits an error."""
+    node_count = 0
+    forced = -1
 
     def __init__(self, error: Exception):
         self.error = error
@@ -118,8 +120,9 @@ class _Failing:
         raise self.error
 
 
+@pytest.mark.parametrize("root", ["uct", "halving"])
 @pytest.mark.parametrize("error", [RuntimeError("worker broke"), MemoryError("no room")])
-def test_a_workers_exception_reaches_the_caller(monkeypatch, error):
+def test_a_workers_exception_reaches_the_caller(monkeypatch, error, root):
     made = []
     real = ISMCTSBot.searcher
 
@@ -130,6 +133,7 @@ def test_a_workers_exception_reaches_the_caller(monkeypatch, error):
     monkeypatch.setattr(ISMCTSBot, "searcher", searcher)
     st = mid_game()
     with pytest.raises(type(error), match=str(error)):
-        make_bot("ismcts:iterations=400,workers=3").analyse(st.view(st.to_move), seed=1)
+        make_bot(f"ismcts:iterations=400,workers=3,root={root}").analyse(st.view(st.to_move),
+                                                                           seed=1)
     assert len(made) == 3
     assert made[0].iterations_done + made[2].iterations_done > 0   # the others ran to their end

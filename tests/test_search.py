@@ -10,8 +10,7 @@ from search.analysis import analyse, even
 from search.bots import LEVELS, SpecError, make_bot, parse_spec
 
 SMALL_SPECS = ["random", "greedy", "flat:iterations=300", "ismcts:iterations=300",
-               "ismcts:iterations=300,group=0,policy=random,reward=win",
-               "ismcts:iterations=300,root=halving"]
+               "ismcts:iterations=300,c=0.7,horizon=0,plain=0,root=uct"]
 
 
 def random_position(players: int, seed: int, decisions: int) -> State:
@@ -226,7 +225,7 @@ def test_specs_parse_and_levels_exist():
 @pytest.mark.parametrize("spec, words", [
     ("mcts", "unknown bot"), ("ismcts:iters=5", "no parameter 'iters'"),
     ("ismcts:iterations=lots", "not an int"), ("flat:iterations", "not key=value"),
-    ("ismcts:reward=money", "reward must be"), ("level9", "levels are 1-4"), ("level5", "level 5 was retired"),
+    ("ismcts:root=money", "root must be"), ("level9", "levels are 1-4"), ("level5", "level 5 was retired"),
 ])
 def test_bad_specs_are_refused_with_the_reason(spec, words):
     with pytest.raises(SpecError, match=words):

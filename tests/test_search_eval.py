@@ -237,9 +237,9 @@ def test_a_model_given_in_the_spec_is_the_one_the_search_uses(tmp_path):
     shipped = moves("ismcts:iterations=800,horizon=1")
     assert moves(f"ismcts:iterations=800,horizon=1,model={same}") == shipped
     # a model that scores no round: every playout runs to the end, as without a horizon
-    plain = moves("ismcts:iterations=800")
+    plain = moves("ismcts:iterations=800,horizon=0")
     assert moves(f"ismcts:iterations=800,horizon=1,model={none}") == plain != shipped
-    assert moves(f"ismcts:iterations=800,model={same}") == plain     # no horizon: not read
+    assert moves(f"ismcts:iterations=800,horizon=0,model={same}") == plain  # no horizon: not read
     assert make_bot(f"ismcts:horizon=1,model={same}").spec.endswith(f"model={same}")
     assert "model" not in make_bot("ismcts:horizon=1").spec
 
@@ -267,53 +267,3 @@ def test_a_model_with_a_weight_out_of_range_is_refused_by_the_spec(tmp_path):
     path = write_model(tmp_path / "m.json", beta_scale=1e6)
     with pytest.raises(SpecError, match="beta from 0 to 100"):
         make_bot(f"ismcts:horizon=1,model={path}")
-
-
-# -- the evaluation as a prior (`prior`): a new node's value starts as virtual visits ----------
-
-def test_a_prior_changes_the_search_and_none_changes_nothing():
-    st = played(2, seed=7)
-    view = st.view(st.to_move)
-    runs = {}
-    for prior in (0.0, 0.0, 30.0):
-        s = ISMCTSBot(horizon=1, prior=prior).searcher()
-        s.run(view, st.to_move, iterations=2000, seed=4)
-        runs.setdefault(prior, []).append(s.root_moves())
-    assert runs[0.0][0] == runs[0.0][1]
-    assert runs[30.0][0] != runs[0.0][0]
-    plain = ISMCTSBot(horizon=1).searcher()
-    plain.run(view, st.to_move, iterations=2000, seed=4)
-    assert plain.root_moves() == runs[0.0][0]
-
-
-@pytest.mark.parametrize("players, seed", [(2, 8), (4, 9)])
-def test_with_an_overwhelming_prior_and_no_exploration_the_evaluation_picks(players, seed):
-    """c = 0 and a prior worth a million visits: once every root move is tried, the visits go
-    to the move after which the evaluation (public features only) rates the mover highest."""
-    st = played(players, seed=seed)
-    seat = st.to_move
-    judge = ISMCTSBot(horizon=1, reward="win").searcher()
-    rated = {}
-    for a in st.legal_actions():
-        after = st.copy()
-        after.push(a)
-        rated[int(a)] = judge.evaluate(after)[0][seat]
-    s = ISMCTSBot(horizon=1, reward="win", group=0, c=0, prior=1e6).searcher()
-    s.run(st.view(seat), seat, iterations=len(rated) + 300, seed=1)
-    top = s.root_moves()[0]
-    assert len(rated) > 2 and top["visits"] > 300
-    assert rated[top["action"]] == pytest.approx(max(rated.values()))
-
-
-@pytest.mark.parametrize("bad", [-1, "nan", "x"])
-def test_a_bad_prior_is_refused_by_the_spec(bad):
-    with pytest.raises(SpecError, match="prior"):
-        make_bot(f"ismcts:prior={bad}")
-
-
-def test_a_bad_prior_is_refused_by_the_search():
-    st = played(2, seed=7)
-    s = ISMCTSBot(horizon=1).searcher()
-    s.prior = float("nan")
-    with pytest.raises(ValueError, match="prior"):
-        s.run(st.view(st.to_move), st.to_move, iterations=10, seed=1)

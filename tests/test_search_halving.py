@@ -11,7 +11,7 @@ from ekonos.rules import Step
 from search.bots import ISMCTSBot, SpecError, make_bot
 from search.halving import run_halving
 from tests.test_search import random_position
-from tests.test_search_groups import card_positions
+from helpers import card_positions
 
 
 def position_with(step: Step, players: int = 3) -> State:

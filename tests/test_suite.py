@@ -169,7 +169,8 @@ def test_random_scores_worse_than_a_search(tmp_path):
                   floor_share=0.01)
     suite = build_suite(params, tmp_path / "s.json")
     rnd = score_suite(suite, "random", seed=1)
-    search = score_suite(suite, "ismcts:iterations=10000", seed=1)
+    search = score_suite(suite, "ismcts:iterations=10000,c=0.7,horizon=0,plain=0,root=uct",
+                         seed=1)
     assert rnd.overall.positions == search.overall.positions == 16
     assert rnd.overall.mean_loss > search.overall.mean_loss
     assert search.overall.best_rate > rnd.overall.best_rate
