@@ -301,15 +301,17 @@ class CheatBot(ISMCTSBot):
 #: the learned evaluation (horizon=1), no pointless buy-back (plain=1), less exploration (c=0.3)
 #: and sequential halving at the root (issue 11).  Each level is kept only when the arena shows it
 #: beats the one below (SPRT in 2-player games); the runs, their files under
-#: benchmarks/strength/ and the think times are in README.md ("Levels" and "Toward a stronger
-#: search").  Change a level the same way: a new spec measured against the level it replaces.
+#: benchmarks/results/ and the think times are in docs/strength.md ("The levels" and each
+#: idea's section).  Change a level the same way: a new spec measured against the level it
+#: replaces.
 define_level(1, "ismcts", iterations=200)
 define_level(2, "ismcts", iterations=1000)
 define_level(3, "ismcts", iterations=25000, horizon=1, plain=1, c=0.3, root="halving")
 define_level(4, "ismcts", iterations=75000, horizon=1, plain=1, c=0.3, root="halving")
 #: Level 5 was level 4 with four times its budget: +4 Elo [-41, +49] against it in 194 games,
-#: thinking four times as long; two other searches at its think time did no better (README,
-#: "Sequential halving at the root").  A level returns only when the arena shows it above level 4.
+#: thinking four times as long; two other searches at its think time did no better
+#: (docs/strength.md, "Level 5, retired").  A level returns only when the arena shows it above
+#: level 4.
 retire_level(5, "not measurably stronger than level 4 at four times its think time",
              "ismcts", iterations=300000, horizon=1, plain=1, c=0.3, root="halving")
 
