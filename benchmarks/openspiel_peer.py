@@ -1,4 +1,5 @@
-"""Our ISMCTS against OpenSpiel's, in one run: prints a Markdown table (benchmarks/RESULTS.md).
+"""Our ISMCTS against OpenSpiel's, in one run: prints a Markdown table (the run recorded in
+benchmarks/results/2026-11-21-openspiel-peer.md).
 
     .venv/bin/python benchmarks/openspiel_peer.py [--games N] [--think S] [--iterations N]
 

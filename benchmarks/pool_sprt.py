@@ -1,6 +1,7 @@
 """One SPRT over several arena runs of the same test (`ekonos arena --sprt … --json` files).
 
-    python benchmarks/pool_sprt.py benchmarks/strength/level5_300000_vs_level4_2p_seed7{6,7,8}.json
+    python benchmarks/pool_sprt.py \
+        benchmarks/results/2026-11-23-level5-300000-vs-level4-2p-seed7{6,7,8}.json
 
 A long SPRT is run in shards: the same two bots and the same test, each shard on new deals
 (`--seed`), stopped by the clock rather than by a decision.  Each file keeps its units' outcome

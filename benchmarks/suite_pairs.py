@@ -1,9 +1,10 @@
 """Paired differences between bots scored on the same suite (`ekonos suite run --json`).
 
-    python benchmarks/suite_pairs.py benchmarks/strength/suite_eval_judge.json \
+    python benchmarks/suite_pairs.py benchmarks/results/2026-11-22-suite-eval-judge.json \
         --pair level3 baseline --pair level5 level4
-    python benchmarks/suite_pairs.py benchmarks/strength/suite_eval_judge_refit.json \
-        benchmarks/strength/suite_heldout_level3.json --pair level3 baseline   # two suites pooled
+    python benchmarks/suite_pairs.py benchmarks/results/2026-11-23-suite-eval-judge-refit.json \
+        benchmarks/results/2026-11-23-suite-heldout-level3.json \
+        --pair level3 baseline   # two suites pooled
 
 Every bot decides the same positions, so a per-position difference of losses is far tighter
 than two separate intervals; several results (of different suites) pool their positions.  For

@@ -298,7 +298,9 @@ class CheatBot(ISMCTSBot):
 #: are the default search at two budgets: the learned evaluation after one round (horizon=1), no
 #: pointless buy-back (plain=1), less exploration (c=0.3) and sequential halving at the root.
 #: A level is kept only when the arena shows it above the one below; the evidence is in
-#: docs/strength.md.  Change a level the same way: a new spec measured against the one it replaces.
+#: docs/strength.md ("The levels" and each idea's section), the raw results in
+#: benchmarks/results/.  Change a level the same way: a new spec measured against the one it
+#: replaces.
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
 define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
 define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
@@ -306,7 +308,8 @@ define_level(3, "ismcts", iterations=25000, c=0.3, horizon=1, plain=1, root="hal
 define_level(4, "ismcts", iterations=75000, c=0.3, horizon=1, plain=1, root="halving")
 #: Level 5 was level 4 with four times its budget: +4 Elo [-41, +49] against it in 194 games,
 #: thinking four times as long; two other searches at its think time did no better
-#: (docs/strength.md).  A level returns only when the arena shows it above level 4.
+#: (docs/strength.md, "Level 5, retired").  A level returns only when the arena shows it above
+#: level 4.
 retire_level(5, "not measurably stronger than level 4 at four times its think time",
              "ismcts", iterations=300000, c=0.3, horizon=1, plain=1, root="halving")
 
