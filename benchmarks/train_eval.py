@@ -18,7 +18,7 @@ import numpy as np
 from search.bots import derive_seed
 from search.evaluation import (Samples, diagnose, fit, held_out, how_made, load, log_loss,
                                save)
-from search.selfplay import play_and_sample
+from search.learn.selfplay import play_and_sample
 
 
 @click.group()

@@ -194,7 +194,7 @@ def test_train_eval_check_prints_a_row_per_cell_and_refuses_a_file_that_is_no_mo
 
 
 def test_round_starts_of_a_self_play_game():
-    from search.selfplay import play_and_sample
+    from search.learn.selfplay import play_and_sample
     s = play_and_sample(3, "ismcts:iterations=20", seed=7)
     assert list(s.rounds_left) == [3, 2, 1]            # 3 players: 4 rounds, starts of 2-4
     assert s.features.shape == (3, 6, EVAL_FEATURES)

@@ -1,5 +1,5 @@
-"""`ekonos suite build|run`: the position suite of issue 11 (search/suite.py builds it,
-search/suite_score.py scores bots on it); this module only reads options and prints."""
+"""`ekonos suite build|run`: the position suite of issue 11 (search/lab/suite.py builds it,
+search/lab/suite_score.py scores bots on it); this module only reads options and prints."""
 from __future__ import annotations
 
 import contextlib
@@ -17,9 +17,9 @@ from cli.commands.progress import RunProgress
 from cli.errors import InputError, refuse_overwrite
 from cli.options import example, json_option, player_counts_option, seed_option
 from search.bots import BASELINE, MAX_ITERATIONS
-from search.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
-                          rejudged, resume_suite)
-from search.suite_score import SuiteScore, check_spec, score_suite
+from search.lab.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
+                              rejudged, resume_suite)
+from search.lab.suite_score import SuiteScore, check_spec, score_suite
 
 DEFAULT_FILE = Path("benchmarks/suite.json")
 #: Width of the tables when the output is not a terminal.

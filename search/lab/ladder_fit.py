@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.errors import EkonosError
-from search.ratings import Z95, Game
+from search.lab.ratings import Z95, Game
 
 FORMAT = "ekonos-ladder"
 VERSION = 1
@@ -310,7 +310,7 @@ def seat_label(seat: dict) -> str:
 @functools.lru_cache(maxsize=256)
 def _means(spec: str):
     """What a spec plays as (its bot class and parameters), or the text for an unknown spec."""
-    from search.arena import split_label          # lazy: the fit itself needs no bots
+    from search.lab.arena import split_label          # lazy: the fit itself needs no bots
     from search.registry import SpecError, parse_params
     try:
         return parse_params(split_label(spec)[0])
