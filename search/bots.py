@@ -204,10 +204,11 @@ class ISMCTSBot(Bot):
                             help="an iteration adds one node (node: a new card's first playout "
                                  "plays any card), or adds nodes until a real move is applied "
                                  "(move)")
-        model: str = param("", help="with a horizon or a prior: the evaluation's model file "
-                                    "(benchmarks/train_eval.py fit) instead of the shipped one, "
+        model: str = param("", help="with a horizon or a prior: the evaluation's model (a "
+                                    "shipped name or a file of `ekonos learn fit`) instead of "
+                                    "the shipped one, "
                                     "to measure a new model against it",
-                           values="a model file's path (not given: the shipped model)")
+                           values="a model's name (eval-...) or file (not given: the shipped one)")
 
         def __post_init__(self) -> None:
             super().__post_init__()

@@ -9,7 +9,7 @@ import json
 import click
 
 from cli.errors import InputError
-from cli.options import PLAYERS, example, seed_option
+from cli.options import example, players_option, seed_option
 from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
 
 
@@ -62,8 +62,7 @@ def pool_sprt_cmd(runs, specs: tuple[str, ...]) -> None:
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--positions", "-n", type=click.IntRange(1), default=40, show_default=True,
               help="Decisions timed (each spec decides each one).")
-@click.option("--players", "-p", type=PLAYERS, default=2, show_default=True,
-              help="Players of the random games the positions come from.")
+@players_option("Players of the random games the positions come from.", default=2)
 @seed_option(default=1, help="Seed of the random games.")
 def think_time_cmd(specs: tuple[str, ...], positions: int, players: int, seed: int) -> None:
     """Think time per decision of each SPEC on the same positions (random games' real
@@ -98,8 +97,7 @@ def suite_pairs_cmd(results, pairs: tuple[tuple[str, str], ...]) -> None:
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--games", "-n", type=click.IntRange(1), default=20, show_default=True,
               help="Self-play games per spec.")
-@click.option("--players", "-p", type=PLAYERS, default=2, show_default=True,
-              help="Players per game.")
+@players_option("Players per game.", default=2)
 @seed_option(default=1, help="Seed of the games.")
 def pointless_moves_cmd(specs: tuple[str, ...], games: int, players: int, seed: int) -> None:
     """How often each SPEC, in self-play, sells a share and buys it back in the same turn with
