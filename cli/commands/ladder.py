@@ -168,7 +168,8 @@ def draw(rep: dict, path: Path) -> None:
     "ekonos ladder -f ladder.json --games 0 --json      # refit and print, play nothing"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("ladder.json"), show_default=True,
-              help="The ladder file: created, or appended to.")
+              help="The ladder file, in the working directory unless a path says otherwise: "
+                   "created, or appended to (the repository's is benchmarks/ladder.json).")
 @click.option("--spec", "specs", multiple=True, metavar="SPEC",
               help="A spec of the ladder, weakest first (repeat; default: the list below).")
 @click.option("--player-counts", "-p", "players_text", default="2,4", show_default=True,
