@@ -8,9 +8,15 @@ x86-64-v2 level), the build uses it (-mpopcnt): the engine counts bits in its ho
 without it gcc calls a library routine instead of one instruction.  The extension is built for the
 machine it is installed on (`pip install .`); EKONOS_PORTABLE=1 leaves the flag out, for a build
 meant to run on other machines (a wheel).
+
+The search extensions get EK_FEATURES_HASH, a hash of the learned evaluation's feature code (the
+text between the marker lines of search/_eval.pxd): model files record the hash they were fitted
+for, and a model fitted for other features is refused at load instead of read silently.
 """
+import hashlib
 import os
 import platform
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -44,11 +50,26 @@ if not DEBUG and os.environ.get("EKONOS_PORTABLE") != "1" and cpu_has_popcnt():
     CFLAGS.append("-mpopcnt")
 MACROS = [] if DEBUG else [("NDEBUG", "1")]
 
+
+def features_hash(path: str = "search/_eval.pxd") -> str:
+    """The first 16 hex digits of the sha256 of the lines strictly between `# -- features: begin`
+    and `# -- features: end` in `path` (line endings normalised to \\n)."""
+    lines = Path(path).read_text(encoding="utf-8").replace("\r\n", "\n").split("\n")
+    begin = [i for i, line in enumerate(lines) if line.startswith("# -- features: begin")]
+    end = [i for i, line in enumerate(lines) if line.startswith("# -- features: end")]
+    if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
+        raise SystemExit(f"{path}: needs one '# -- features: begin' line and one "
+                         "'# -- features: end' line after it")
+    text = "\n".join(lines[begin[0] + 1:end[0]]) + "\n"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 MODULES = ["ekonos._core", "search._ismcts", "search._flat"]
+SEARCH_MACROS = [("EK_FEATURES_HASH", f'"{features_hash()}"')]
 
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=CFLAGS,
-              define_macros=MACROS)
+              define_macros=MACROS + (SEARCH_MACROS if name.startswith("search.") else []))
     for name in MODULES
     if os.path.exists(name.replace(".", "/") + ".pyx")
 ]

@@ -27,7 +27,6 @@ clock, so a loaded machine slows both sides; the load average is printed with th
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import random
@@ -46,6 +45,7 @@ from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
 import ekonos.openspiel_game  # noqa: E402,F401  (registers python_ekonos)
 from ekonos import State  # noqa: E402
 from search.bots import ISMCTSBot, derive_seed, make_bot  # noqa: E402
+from search.lab.arena import wilson  # noqa: E402
 
 DEAL_SEED = 2024            # the 4-player positions of item 1 and 3 (as benchmarks/test_bench_search)
 MIDGAME_DECISIONS = 110     # about half of a 4-player game (~230 decisions with greedy play)
@@ -200,15 +200,6 @@ def play_game(deal_seed: int, our_seat: int, think: float, sims: int, seed: int)
     winners = eng.winners()
     return {"share": 1.0 / len(winners) if our_seat in winners else 0.0,
             "scores": eng.scores(), "our_seat": our_seat, "spent": spent, "count": count}
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def head_to_head(games: int, think: float, sims: int, log) -> dict:

@@ -10,7 +10,7 @@ small number.
 import statistics
 import time
 
-from search.arena import play_game, run_arena
+from search.lab.arena import play_game, run_arena
 
 TARGET = 1e-3   # seconds per game
 

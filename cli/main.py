@@ -11,6 +11,8 @@ import click
 
 from cli.commands.arena import arena
 from cli.commands.hint import hint
+from cli.commands.lab import lab
+from cli.commands.learn import learn
 from cli.commands.ladder import ladder
 from cli.commands.play import play
 from cli.commands.positions import apply, new, show
@@ -38,7 +40,8 @@ def main() -> None:
     """
 
 
-for _command in (new, show, apply, play, arena, hint, ladder, review, rules, serve, suite):
+for _command in (new, show, apply, play, arena, hint, ladder, review, rules, serve, suite,
+                 lab, learn):
     main.add_command(_command)
 
 if __name__ == "__main__":

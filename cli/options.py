@@ -55,9 +55,11 @@ def variant_option(default: str | None = "rulebook",
                         show_default=default is not None, help=help)
 
 
-def players_option(help: str = f"Number of players, {MIN_PLAYERS}-{MAX_PLAYERS}.") -> Decorator:
-    """`--players/-p N`, required."""
-    return click.option("--players", "-p", type=PLAYERS, required=True, help=help)
+def players_option(help: str = f"Number of players, {MIN_PLAYERS}-{MAX_PLAYERS}.",
+                   default: int | None = None) -> Decorator:
+    """`--players/-p N`, required unless a default is given."""
+    return click.option("--players", "-p", type=PLAYERS, required=default is None,
+                        default=default, show_default=default is not None, help=help)
 
 
 def player_counts_option(help: str) -> Decorator:

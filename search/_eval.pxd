@@ -1,6 +1,6 @@
 # A learned evaluation of a position at the start of a round (the `horizon` parameter of the
 # `ismcts` bot): playouts stop when a later round begins and the position is scored by a model
-# fitted on self-play games (search/evaluation.py fits it, search/eval_model.json holds it).
+# fitted on self-play games (search/learn/ fits it, search/models/ holds the shipped one).
 #
 # The model, per player count n and rounds left r (the round just dealt included):
 # - each company's final value (R19: its tiles) is its tiles now plus a linear function of the
@@ -21,15 +21,13 @@ from ekonos._core cimport (EkState, EkTables, ek_tables, ek_empty_spaces, ek_col
                            NCOMP, MAXP, MAX_TILES)
 from search._playout cimport outcome, rewards
 
+# What a model is fitted for: setup.py hashes the text between the two marker lines below
+# (sha256, line endings normalised) into EK_FEATURES_HASH; a model file records the hash it was
+# fitted for, and search/evaluation.py refuses a model of another.  Change a feature: retrain
+# (`ekonos learn sample`, `ekonos learn fit`).
+# -- features: begin --------------------------------------------------------------------------
 cdef enum:
     NFEAT = 8           # company_features: see there
-    MAX_ROUNDS = 6      # the most rounds of a game (R2, 2 players)
-    MAX_BETA = 100      # the sharpest softmax a model may ask for (exp(beta * score) stays finite)
-
-
-ctypedef struct EvalModel:
-    double theta[MAXP + 1][MAX_ROUNDS + 1][NFEAT]   # [players][rounds left][feature]
-    double beta[MAXP + 1][MAX_ROUNDS + 1]
 
 
 cdef inline void company_features(const EkState* d, int c, double* f) noexcept nogil:
@@ -59,6 +57,17 @@ cdef inline void company_features(const EkState* d, int c, double* f) noexcept n
     f[5] = popcount(ek_empty_spaces(d))
     f[6] = ek_column(d, c)
     f[7] = popcount(exposed & soft)
+# -- features: end ----------------------------------------------------------------------------
+
+
+cdef enum:
+    MAX_ROUNDS = 6      # the most rounds of a game (R2, 2 players)
+    MAX_BETA = 100      # the sharpest softmax a model may ask for (exp(beta * score) stays finite)
+
+
+ctypedef struct EvalModel:
+    double theta[MAXP + 1][MAX_ROUNDS + 1][NFEAT]   # [players][rounds left][feature]
+    double beta[MAXP + 1][MAX_ROUNDS + 1]
 
 
 cdef inline int rounds_left(const EkState* d) noexcept nogil:

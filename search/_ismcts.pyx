@@ -402,3 +402,9 @@ def company_features_of(CoreState st):
 EVAL_FEATURES = NFEAT
 EVAL_MAX_ROUNDS = MAX_ROUNDS
 EVAL_MAX_BETA = MAX_BETA
+
+
+cdef extern from *:
+    const char* EK_FEATURES_HASH    # setup.py: a hash of _eval.pxd's feature code
+#: The feature definition this build computes; a model file must name the same.
+EVAL_FEATURES_HASH = EK_FEATURES_HASH.decode("ascii")

@@ -177,13 +177,15 @@ class ISMCTSBot(Bot):
         root: str = param("halving", choices=("uct", "halving"), shown=always,
                           help="at the root: UCB like every node (uct), or sequential halving "
                                "over the legal moves, the survivor played (halving)")
-        model: str = param("", help="with a horizon: the evaluation's model file "
-                                    "(benchmarks/train_eval.py fit) instead of the shipped one, "
+        model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
+                                    "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
-                           values="a model file's path (not given: the shipped model)")
+                           values="a model's name (eval-...) or file (not given: the shipped one)")
 
         def __post_init__(self) -> None:
             super().__post_init__()
+            if self.horizon and not self.model:     # the shipped model, named: a record of a
+                object.__setattr__(self, "model", evaluation.SHIPPED)   # spec says which it was
             if self.model:
                 try:
                     evaluation.model(self.model)
@@ -197,8 +199,11 @@ class ISMCTSBot(Bot):
                "expand": "node"}
     #: The defaults before the default became the strong search (level 3's): a spec recorded then
     #: without them meant these.  Canonical specs written since always spell c, horizon, plain
-    #: and root, and iterations unless a time is given.
+    #: and root, iterations unless a time is given, and the model when there is a horizon.
     FORMER_DEFAULTS = {"iterations": 10000, "c": 0.7, "horizon": 0, "plain": 0, "root": "uct"}
+    #: The model a recorded search with a horizon and no model named used: the one shipped when
+    #: specs began to name it.
+    FORMER_MODEL = "eval-5ec0e708e0a8"
 
     @classmethod
     def recorded(cls, given: dict[str, str]) -> dict[str, str]:
@@ -223,6 +228,8 @@ class ISMCTSBot(Bot):
         for key, value in cls.FORMER_DEFAULTS.items():
             if key not in out and not (key == "iterations" and "time" in out):
                 out[key] = str(value)
+        if "model" not in out and out["horizon"].strip() not in ("0", "+0"):
+            out["model"] = cls.FORMER_MODEL
         return out
 
     def searcher(self) -> Searcher:
@@ -323,4 +330,4 @@ BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1
 #: `linear`: level 4 as it was when the search's losing ideas were taken out, the strongest
 #: search with the linear evaluation: what the next gain in strength is measured against.
 LINEAR = define_named("linear", "ismcts", iterations=75000, c=0.3, workers=1, horizon=1,
-                      plain=1, root="halving")
+                      plain=1, root="halving", model="eval-5ec0e708e0a8")

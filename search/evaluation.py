@@ -1,219 +1,132 @@
-"""The learned evaluation behind the `horizon` parameter of the `ismcts` bot: data and fit.
+"""The learned evaluation at play time: which model the search reads, checked before it is read.
 
 A playout of a search with `horizon=h` stops when the h-th round after the searched one begins,
-and the position is scored by a model (search/_eval.pxd computes it at C level):
+and the position is scored by a model (search/_eval.pxd computes it at C level): per player
+count n and rounds left r, each company's final value is its tiles now plus
+``theta[n][r] . f(c)`` (the features of ``_eval.pxd`` `company_features`), each seat's expected
+score is its coins plus its shares times those values, and the win shares are a softmax of the
+expected scores with sharpness ``beta[n][r]``.  search/learn/ makes models; this module only
+loads them.
 
-- each company's final value (R19: its tiles on the map) is its tiles now plus
-  ``theta[n][r] . f(c)``, a linear function of the company's features (``_eval.pxd``
-  `company_features`: tiles, growth track, unprotected tiles, frontier, empty spaces, market
-  column, exposed tiles), fitted per player count n and rounds left r (ridge regression);
-- each seat's expected final score is its coins plus its shares times those values;
-- the win shares are a softmax of the expected scores, ``exp(beta * score)``, with beta fitted
-  per (n, r) by maximum likelihood (ties split, R20).
-
-The data are self-play games (search/selfplay.py): at the start of every round after the first, the
-features of each company, each seat's coins and shares; at the end, each company's value and
-each seat's win share.  Everything read is public (R21).  `fit` turns samples into a model,
-`save`/`load` keep it as JSON (search/eval_model.json is the shipped one; its file says the
-command that made it).
+A model file (JSON) says what it is: ``format`` (FORMAT), ``kind`` (KIND), ``features`` (the
+hash of the feature code it was fitted for, which must equal the compiled
+``EVAL_FEATURES_HASH``), the command that made it, its data (each sample file's sha256, size
+and the command that regenerates it), its held-out metrics, and ``theta``/``beta``.  A model
+is named by its content: ``eval-`` and the first 12 hex digits of the sha256 of its bytes
+(`model_name`).  The shipped models are package data in search/models/; `SHIPPED` names the
+default one.  A file of another format, of other features, or whose bytes do not hash to the
+name it bears is refused with the reason, never read silently.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
-from dataclasses import dataclass
+import math
+import re
 from pathlib import Path
 
-import numpy as np
-
-from ekonos.rules import MAX_TILES, NUM_COMPANIES
-from search._ismcts import EVAL_FEATURES, EVAL_MAX_BETA, EVAL_MAX_ROUNDS
+from ekonos.errors import EkonosError
+from ekonos.rules import NUM_COMPANIES
+from search._ismcts import EVAL_FEATURES, EVAL_FEATURES_HASH, EVAL_MAX_BETA, EVAL_MAX_ROUNDS
 
 NCOMP = NUM_COMPANIES
-MAXP = 6                # seats of the arrays (R2: at most 6 players)
-#: The shipped model (package data).
-MODEL_PATH = Path(__file__).with_name("eval_model.json")
-
-
-@dataclass
-class Samples:
-    """Round-start positions of self-play games and how the games ended (numpy arrays; seats
-    past a game's player count are zero)."""
-    players: np.ndarray      # (N,) player count
-    rounds_left: np.ndarray  # (N,) rounds still to play, the one just dealt included
-    features: np.ndarray     # (N, 6, F) company features
-    coins: np.ndarray        # (N, 6) per seat
-    shares: np.ndarray       # (N, 6, 6) [seat][company]
-    final_value: np.ndarray  # (N, 6) each company's tiles at the end
-    win: np.ndarray          # (N, 6) each seat's win share at the end
-
-    def subset(self, rows: np.ndarray) -> Samples:
-        """The samples of the rows a boolean mask selects."""
-        return Samples(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
-
-    @classmethod
-    def concat(cls, parts: list[Samples]) -> Samples:
-        return cls(*(np.concatenate([getattr(p, f) for p in parts])
-                     for f in cls.__dataclass_fields__))
-
-    def save(self, path: Path, how: str = "") -> None:
-        """Write the arrays, and `how` (the command that made them), to a .npz file."""
-        np.savez_compressed(path, how=np.array(how),
-                            **{f: getattr(self, f) for f in self.__dataclass_fields__})
-
-    @classmethod
-    def load(cls, path: Path) -> Samples:
-        with np.load(path) as z:
-            return cls(*(z[f] for f in cls.__dataclass_fields__))
-
-
-def linear_values(s: Samples, theta: np.ndarray) -> np.ndarray:
-    """(N, 6) each company's final value as the regression predicts it (tiles now plus
-    theta[n][r] . features), before the clip to 0..MAX_TILES."""
-    th = theta[s.players, s.rounds_left]                       # (N, F)
-    return s.features[:, :, 1] + np.einsum("ncf,nf->nc", s.features, th)
-
-
-def expected_scores(s: Samples, theta: np.ndarray) -> np.ndarray:
-    """(N, 6) each seat's expected final score under company-value weights theta[n][r]."""
-    value = np.clip(linear_values(s, theta), 0, MAX_TILES)
-    return s.coins + np.einsum("nqc,nc->nq", s.shares, value)
-
-
-def held_out(s: Samples, share: float = 0.1) -> np.ndarray:
-    """A fixed `share` of the samples kept out of a fit to test it: drawn for each player count
-    from that count's samples alone (seeded by the count), so adding samples of one count never
-    moves another count's held-out figure."""
-    held = np.zeros(len(s.players), dtype=bool)
-    for n in np.unique(s.players):
-        rows = s.players == n
-        held[rows] = np.random.default_rng(int(n)).random(int(rows.sum())) < share
-    return held
-
-
-def fit(s: Samples, ridge: float = 1.0, players: tuple[int, ...] = (2, 3, 4, 5, 6)) -> dict:
-    """The model fitted on `s`: theta by ridge regression of each company's growth to the end,
-    beta by maximum likelihood of the win shares.  Cells (n, r) without data, and player counts
-    not in `players`, keep zeros: a search does not cut its playouts there."""
-    theta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1, EVAL_FEATURES))
-    beta = np.zeros((MAXP + 1, EVAL_MAX_ROUNDS + 1))
-    counts = {}
-    reg = ridge * np.eye(EVAL_FEATURES)
-    reg[0, 0] = 0.0                                     # the constant is not shrunk
-    for n in sorted(players):
-        for r in range(1, EVAL_MAX_ROUNDS + 1):
-            part = s.subset((s.players == n) & (s.rounds_left == r))
-            if not len(part.players):
-                continue
-            counts[f"{n}p r{r}"] = len(part.players)
-            X = part.features.reshape(-1, EVAL_FEATURES)
-            y = (part.final_value - part.features[:, :, 1]).reshape(-1)
-            theta[n, r] = np.linalg.solve(X.T @ X + reg, X.T @ y)
-            score = expected_scores(part, theta)[:, :n]    # reads only cell (n, r)
-            beta[n, r] = _fit_beta(score - score.max(axis=1, keepdims=True), part.win[:, :n])
-    return {"theta": theta.tolist(), "beta": beta.tolist(), "samples": counts}
-
-
-def _fit_beta(diff: np.ndarray, win: np.ndarray) -> float:
-    """The sharpness maximising sum(win * log softmax(beta * diff)) (Newton steps from 0.1)."""
-    b = 0.1
-    for _ in range(50):
-        p = np.exp(b * diff)
-        p /= p.sum(axis=1, keepdims=True)
-        mean = (p * diff).sum(axis=1)
-        grad = ((win * diff).sum(axis=1) - mean).sum()
-        hess = -((p * diff ** 2).sum(axis=1) - mean ** 2).sum()
-        if hess >= -1e-12:
-            break
-        step = grad / hess
-        b = max(1e-4, b - step)
-        if abs(step) < 1e-7:
-            break
-    return float(b)
-
-
-def log_loss(s: Samples, model: dict) -> float:
-    """Mean cross-entropy of the model's win shares against the games' (lower is better)."""
-    theta = np.asarray(model["theta"])
-    beta = np.asarray(model["beta"])
-    score = expected_scores(s, theta)
-    total = 0.0
-    for i in range(len(s.players)):
-        n = s.players[i]
-        z = beta[n, s.rounds_left[i]] * (score[i, :n] - score[i, :n].max())
-        logp = z - np.log(np.exp(z).sum())
-        total -= float((s.win[i, :n] * logp).sum())
-    return total / max(1, len(s.players))
-
-
-def diagnose(s: Samples, model: dict) -> list[dict]:
-    """How well the model reads the samples, per (players, rounds left) cell: the log loss of its
-    win shares (and even odds'), the share of the companies' final values it explains (R², 1 is
-    exact, 0 the mean's, below 0 worse than the mean), and how often the seat it expects to
-    score most wins (its win share; 1/players is chance)."""
-    theta = np.asarray(model["theta"])
-    cells = []
-    for n, r in sorted({(int(n), int(r)) for n, r in zip(s.players, s.rounds_left)}):
-        part = s.subset((s.players == n) & (s.rounds_left == r))
-        value = linear_values(part, theta)                 # the regression's own fit
-        y = part.final_value
-        spread = float(((y - y.mean()) ** 2).sum())
-        leader = expected_scores(part, theta)[:, :n].argmax(axis=1)
-        cells.append({"players": n, "rounds_left": r, "positions": len(part.players),
-                      "log_loss": log_loss(part, model), "even_odds": float(np.log(n)),
-                      "value_r2": 1 - float(((y - value) ** 2).sum()) / spread if spread else 0.0,
-                      "leader_wins": float(part.win[np.arange(len(leader)), leader].mean()),
-                      "chance": 1 / n})
-    return cells
-
-
-def how_made(path: Path) -> str:
-    """The command that made a samples file (Samples.save)."""
-    with np.load(path) as z:
-        return str(z["how"]) if "how" in z else ""
-
-
-def save(model: dict, path: Path, how: str, data: list[str]) -> None:
-    """Write the model as JSON with the command that made it and those that made its data:
-    one line per (players, rounds left) row, so a retrained model diffs readably."""
-    def rows(table: list) -> str:
-        return ",\n".join("  [" + ",\n   ".join(json.dumps([round(x, 6) for x in r]) for r in n)
-                          + "]" for n in table)
-    path.write_text(
-        "{\n" + f' "how": {json.dumps(how)},\n "data": {json.dumps(data, indent=2)},\n'
-        f' "samples": {json.dumps(model["samples"])},\n "theta": [\n{rows(model["theta"])}\n ],\n'
-        ' "beta": [\n' + ",\n".join("  " + json.dumps([round(x, 6) for x in r])
-                                      for r in model["beta"]) + "\n ]\n}\n")
-
-
+MAXP = 6                # seats of a model's tables (R2: at most 6 players)
+#: The model file format this code reads and `ekonos learn fit` writes.
+FORMAT = 1
+#: What the model computes: a linear value per company, a softmax of the expected scores.
+KIND = "linear-eval"
+#: The folder of the shipped models (package data).
+MODELS = Path(__file__).with_name("models")
+#: The model a search reads when its spec names none.
+SHIPPED = "eval-5ec0e708e0a8"
+#: Its file.
+MODEL_PATH = MODELS / f"{SHIPPED}.json"
+#: A model's name: `eval-` and 12 hex digits of the sha256 of its file.
+NAME = re.compile(r"eval-[0-9a-f]{12}")
 #: A model file is a few kilobytes; anything much larger is not one.
 MAX_MODEL_BYTES = 1 << 20
+RETRAIN = "retrain it with `ekonos learn fit` (samples: `ekonos learn sample`)"
 
 
-def load(path: Path) -> tuple[list, list]:
-    """theta and beta of a model file, checked: ValueError (or OSError) saying what is wrong."""
+class ModelError(EkonosError):
+    """A model that cannot be used: missing, damaged, of another format or other features."""
+
+
+def name_of_bytes(data: bytes) -> str:
+    """The name of a model file with these bytes."""
+    return "eval-" + hashlib.sha256(data).hexdigest()[:12]
+
+
+def model_name(path: str | Path) -> str:
+    """The name of the model file at `path` (from its content), to record which model was used."""
+    return name_of_bytes(Path(path).read_bytes())
+
+
+def model_path(name: str = "") -> Path:
+    """The file of a shipped model's name, of a path, or ("") of the shipped default."""
+    if not name:
+        return MODEL_PATH
+    if NAME.fullmatch(name):
+        path = MODELS / f"{name}.json"
+        if not path.is_file():
+            shipped = ", ".join(sorted(p.stem for p in MODELS.glob("eval-*.json")))
+            raise ModelError(f"no shipped model is named {name} (shipped: {shipped}); give a "
+                             f"model file's path instead")
+        return path
+    return Path(name)
+
+
+def _table(value, shape: tuple[int, ...], what: str, path: Path) -> list:
+    """`value` as nested lists of floats of `shape`, or ModelError saying what is wrong."""
+    if len(shape) == 0:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            raise ModelError(f"{path}: every weight of {what} must be a finite number")
+        return float(value)
+    if not isinstance(value, list) or len(value) != shape[0]:
+        raise ModelError(f"{path}: {what} must be {list(shape)} numbers")
+    return [_table(v, shape[1:], what, path) for v in value]
+
+
+def read(path: str | Path) -> tuple[list, list]:
+    """theta and beta of the model file at `path`, checked: ModelError (or OSError) saying what
+    is wrong and what to do."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path} is not a file")
+        raise ModelError(f"{path} is not a file")
     if path.stat().st_size > MAX_MODEL_BYTES:
-        raise ValueError(f"{path} is too large for a model file")
+        raise ModelError(f"{path} is too large for a model file")
+    raw = path.read_bytes()
+    if NAME.fullmatch(path.stem) and name_of_bytes(raw) != path.stem:
+        raise ModelError(f"{path}: its bytes hash to {name_of_bytes(raw)}, not to the name it "
+                         f"bears: the file was changed after it was made; restore it or "
+                         f"{RETRAIN}")
     try:
-        data = json.loads(path.read_text())
-        theta = np.asarray(data["theta"], dtype=float)
-        beta = np.asarray(data["beta"], dtype=float)
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError):
-        raise ValueError(f"{path} is not a model file (train_eval.py fit writes them)") from None
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if not isinstance(data, dict) or "theta" not in data or "beta" not in data:
+        raise ModelError(f"{path} is not a model file (`ekonos learn fit` writes them)")
+    if data.get("format") != FORMAT or data.get("kind") != KIND:
+        raise ModelError(f"{path}: a model file of format {data.get('format')!r}, kind "
+                         f"{data.get('kind')!r}; this version reads format {FORMAT}, kind "
+                         f"{KIND!r}: {RETRAIN}")
+    if data.get("features") != EVAL_FEATURES_HASH:
+        raise ModelError(f"{path}: fitted for features {data.get('features')!r}, but this build "
+                         f"computes features {EVAL_FEATURES_HASH} (search/_eval.pxd changed): "
+                         f"{RETRAIN}")
     shape = (MAXP + 1, EVAL_MAX_ROUNDS + 1)
-    if theta.shape != (*shape, EVAL_FEATURES) or beta.shape != shape:
-        raise ValueError(f"{path}: theta must be {[*shape, EVAL_FEATURES]} numbers and beta "
-                         f"{list(shape)}, got {list(theta.shape)} and {list(beta.shape)}")
-    if not (np.isfinite(theta).all() and np.isfinite(beta).all()
-            and ((beta >= 0) & (beta <= EVAL_MAX_BETA)).all()):
-        raise ValueError(f"{path}: every weight must be finite and beta from 0 to {EVAL_MAX_BETA}")
-    return theta.tolist(), beta.tolist()
+    theta = _table(data["theta"], (*shape, EVAL_FEATURES), "theta", path)
+    beta = _table(data["beta"], shape, "beta", path)
+    if not all(0 <= b <= EVAL_MAX_BETA for row in beta for b in row):
+        raise ModelError(f"{path}: every weight must be finite and beta from 0 to "
+                         f"{EVAL_MAX_BETA}")
+    return theta, beta
 
 
 @functools.cache
-def model(path: str = "") -> tuple[list, list]:
-    """The model of a file, read once; "" is the shipped one (search/eval_model.json)."""
-    return load(Path(path) if path else MODEL_PATH)
+def model(name: str = "") -> tuple[list, list]:
+    """theta and beta of a model, read and checked once: `name` is a shipped model's name
+    (`eval-…`), a model file's path, or "" for the shipped default (`SHIPPED`)."""
+    return read(model_path(name))

@@ -68,6 +68,25 @@ def test_layers_import_only_downwards():
     assert not bad, "\n".join(bad)
 
 
+#: Rooms of search/ that measure or learn: they may import the playing part, never the reverse.
+ROOMS = ("search.lab", "search.learn")
+
+
+def test_what_plays_never_imports_the_lab_or_learning():
+    """search/* (the searcher, bots, evaluation at play time, hint, review) imports neither
+    search.lab nor search.learn; those two may import each other and the playing part."""
+    bad = []
+    for p in sources("*.py", "*.pyx", "*.pxd"):
+        name = module_name(p)
+        if not name.startswith("search") or any(name == r or name.startswith(r + ".")
+                                                 for r in ROOMS):
+            continue
+        for imp in imports_of(p):
+            if any(imp == r or imp.startswith(r + ".") for r in ROOMS):
+                bad.append(f"{rel(p)} imports {imp}")
+    assert not bad, "\n".join(bad)
+
+
 def test_no_import_cycle_between_project_modules():
     modules = {module_name(p): p for p in sources("*.py")}
     graph: dict[str, set[str]] = {}

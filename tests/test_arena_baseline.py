@@ -89,12 +89,13 @@ def test_the_references_write_every_parameter():
     assert params == ISMCTSBot.Params(iterations=10000, time=None, c=0.7, workers=1, horizon=0,
                                       plain=0, root="uct")
     assert parse_params(LINEAR)[1] == ISMCTSBot.Params(iterations=75000, c=0.3, workers=1,
-                                                       horizon=1, plain=1, root="halving")
-    # every parameter is in the text except `time` (no time budget: the iteration budget) and
-    # `model`, the evaluation's file (baseline never reads one; linear's: the shipped model)
-    every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time", "model"}
-    for text in (BASELINE, LINEAR):
-        assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == every
+                                                       horizon=1, plain=1, root="halving",
+                                                       model=ISMCTSBot.FORMER_MODEL)
+    # every parameter is in the text except `time` (no time budget: the iteration budget), and
+    # `model` in baseline's, which has no horizon and reads none; linear names its model
+    every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time"}
+    for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
+        assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == written
 
 
 def test_a_new_search_parameter_must_be_frozen_in_the_references():
@@ -107,7 +108,9 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
 def test_the_default_search_is_level_3_and_linear_is_level_4():
     assert ISMCTSBot.Params() == parse_params(LEVELS[3])[1]
     assert spec_text("ismcts") == spec_text("level3")
-    assert parse_params("linear")[1] == parse_params(LEVELS[4])[1]
+    # linear is level 4 as long as the shipped model is the one linear names
+    assert parse_params("linear")[1] == dataclasses.replace(parse_params(LEVELS[4])[1],
+                                                            model=ISMCTSBot.FORMER_MODEL)
     assert parse_params(LEVELS[3])[1] == dataclasses.replace(
         parse_params("baseline")[1], iterations=25000, horizon=1, plain=1, c=0.3,
         root="halving")
@@ -117,13 +120,18 @@ def test_the_default_search_is_level_3_and_linear_is_level_4():
     (EXPLICIT, NOW),                                          # baseline, as first written
     ("ismcts:iterations=10000,c=0.7", NOW),                   # baseline's canonical text then
     ("ismcts:iterations=200,c=0.7", LEVELS[1]),               # level 1's
-    ("ismcts:iterations=25000,c=0.3,horizon=1,plain=1,root=halving", LEVELS[3]),
+    ("ismcts:iterations=25000,c=0.3,horizon=1,plain=1,root=halving",
+     LEVELS[3] + ",model=" + ISMCTSBot.FORMER_MODEL),
+    ("ismcts:iterations=5000,horizon=1,plain=1", "ismcts:iterations=5000,c=0.7,horizon=1,"
+     "plain=1,root=uct,model=" + ISMCTSBot.FORMER_MODEL),
     ("ismcts:time=0.5,c=0.7", "ismcts:time=0.5,c=0.7,horizon=0,plain=0,root=uct"),
     ("ismcts:iterations=300,c=0.7,workers=2,reward=blend", "ismcts:iterations=300,c=0.7,"
      "workers=2,horizon=0,plain=0,root=uct"),
-    (LEVELS[4], LEVELS[4]), (NOW, NOW), ("greedy", "greedy"), ("flat:iterations=9", "flat:iterations=9"),
+    (LINEAR, LINEAR), (NOW, NOW), ("greedy", "greedy"),
+    ("flat:iterations=9", "flat:iterations=9"),
 ])
 def test_a_recorded_spec_means_the_bot_that_played(recorded, means):
+    """A text written today reads as itself; one written before names what it meant then."""
     assert recorded_spec(recorded) == spec_text(means)
     assert recorded_spec(recorded_spec(recorded)) == recorded_spec(recorded)   # today's reads as itself
 

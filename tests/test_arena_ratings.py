@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from search import arena, ratings
+from search.lab import arena, ratings
 
 
 def run(*args):

@@ -10,8 +10,8 @@ from rich.console import Console
 import cli.commands.progress as progress_mod
 from cli.commands.progress import RunProgress
 from cli.main import main
-from search import arena
-from search.backends import (Backend, Ordered, PoolBackend, SerialBackend, make_backend)
+from search.lab import arena
+from search.lab.backends import (Backend, Ordered, PoolBackend, SerialBackend, make_backend)
 
 
 def square(x):
@@ -179,7 +179,7 @@ def test_the_ray_backend_without_ray_names_the_extra(monkeypatch):
 
 def test_an_sprt_expects_the_games_its_llr_drift_needs():
     from cli.commands.arena import expected_games
-    from search.sprt import Sprt
+    from search.lab.sprt import Sprt
     snap = arena.Snapshot(["a", "b"], 2, planned=1000, test=Sprt(0, 50))
     assert expected_games(snap) == 1000                 # nothing played: the limit
     snap.games = [{}] * 10

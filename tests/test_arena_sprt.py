@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from search import arena
-from search.backends import Backend
-from search.sprt import Sprt
+from search.lab import arena
+from search.lab.backends import Backend
+from search.lab.sprt import Sprt
 
 
 def run(*args):

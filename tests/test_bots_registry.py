@@ -11,9 +11,9 @@ from search.registry import define_level, param
 #: Specs the arena JSON and README print: their canonical text must not change.
 PRINTED = ["ismcts:iterations=200,c=0.7,workers=2,horizon=0,plain=0,root=uct",
            "flat:iterations=300", "random", "greedy",
-           "ismcts:iterations=300,c=0.3,horizon=1,plain=1,root=halving",
+           "ismcts:iterations=300,c=0.3,horizon=1,plain=1,root=halving,model=eval-5ec0e708e0a8",
            "ismcts:iterations=300,c=0.7,horizon=0,plain=1,root=uct",
-           "ismcts:time=0.5,c=0.3,horizon=1,plain=1,root=halving",
+           "ismcts:time=0.5,c=0.3,horizon=0,plain=1,root=halving",
            "flat:iterations=60,policy=random"]
 
 
@@ -88,8 +88,8 @@ def test_defaults_live_only_in_the_params_dataclass():
     assert bot.spec == format_spec("ismcts", ISMCTSBot.Params())
     # the printer's view of "default" is the dataclass's: changing one field shows exactly it
     for f in dataclasses.fields(ISMCTSBot.Params):
-        if f.name in ("iterations", "c", "horizon", "plain", "root"):   # always written
-            assert f"{f.name}={getattr(bot.params, f.name)}" in bot.spec
+        if f.name in ("iterations", "c", "horizon", "plain", "root", "model"):   # written
+            assert f"{f.name}={getattr(bot.params, f.name)}" in bot.spec    # with a horizon
             continue
         value = other_value(bot.params, f)
         assert f"{f.name}={value}" in ISMCTSBot(**{f.name: value}).spec
@@ -97,7 +97,8 @@ def test_defaults_live_only_in_the_params_dataclass():
 
 
 def test_time_budget_replaces_iterations_in_the_spec():
-    assert make_bot("ismcts:time=0.5").spec == "ismcts:time=0.5,c=0.3,horizon=1,plain=1,root=halving"
+    assert make_bot("ismcts:time=0.5").spec == \
+        "ismcts:time=0.5,c=0.3,horizon=1,plain=1,root=halving,model=" + evaluation.SHIPPED
     both = make_bot("ismcts:iterations=500,time=1")
     assert parse_params(both.spec)[1] == both.params
 

@@ -145,9 +145,9 @@ def test_analyse_with_a_nan_time_returns_at_once_in_a_fresh_process():
 
 
 def test_think_time_script_refuses_a_bad_spec_in_one_line():
-    """benchmarks/think_time.py: a mistyped spec is a usage error (exit 2), not a traceback."""
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "think_time.py"
-    out = subprocess.run([sys.executable, str(script), "--positions", "1", "level3", "levle3"],
-                         capture_output=True, text=True, cwd=script.parents[1])
+    """`ekonos lab think-time`: a mistyped spec is a usage error (exit 2), not a traceback."""
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-m", "cli.main", "lab", "think-time", "--positions",
+                          "1", "level3", "levle3"], capture_output=True, text=True, cwd=root)
     assert out.returncode == 2
     assert "unknown bot 'levle3'" in out.stderr and "Traceback" not in out.stderr

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from search.ladder import (DEFAULT_SPECS, Table, interleave, next_run, parse_limit, schedule,
-                           think_times)
-from search.ladder_fit import Ladder
+from search.lab.ladder import (DEFAULT_SPECS, Table, interleave, next_run, parse_limit, schedule,
+                               think_times)
+from search.lab.ladder_fit import Ladder
 
 ROOT = Path(__file__).resolve().parent.parent
 CHEAP = ["--spec", "random", "--spec", "greedy", "--spec", "ismcts:iterations=20"]

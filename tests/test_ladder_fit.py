@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from ekonos import EkonosError
-from search.ladder_fit import (ELO_PER_NAT, FORMAT, VERSION, Ladder, append_games, fit, fit_file,
-                               game_record)
-from search.ratings import Z95, elo_from_score
+from search.lab.ladder_fit import (ELO_PER_NAT, FORMAT, VERSION, Ladder, append_games, fit,
+                                   fit_file, game_record)
+from search.lab.ratings import Z95, elo_from_score
 
 TRUE = {"random": 0.0, "greedy": 150.0, "level1": 300.0, "level3": 450.0}
 
@@ -181,7 +181,7 @@ def test_missing_file(tmp_path):
 # -- a name that changes meaning (a level redefined) never pools two bots' games -------------
 
 def test_a_seat_is_rated_under_its_name_while_the_name_means_what_it_played():
-    from search.ladder_fit import seat_label
+    from search.lab.ladder_fit import seat_label
     from search.bots import LEVELS
     assert seat_label({"spec": "level2", "score": 1}) == "level2"
     assert seat_label({"spec": "level2", "score": 1, "resolved": LEVELS[2]}) == "level2"
@@ -191,7 +191,7 @@ def test_a_seat_is_rated_under_its_name_while_the_name_means_what_it_played():
 
 
 def test_a_seat_whose_name_now_means_another_bot_is_rated_apart():
-    from search.ladder_fit import seat_label
+    from search.lab.ladder_fit import seat_label
     then = {"spec": "level2", "score": 100, "resolved": "ismcts:iterations=777"}
     assert seat_label(then) == "level2 = ismcts:iterations=777"
     ladder = Ladder(games=[{"seats": [{"spec": "random", "score": 80},
@@ -202,7 +202,7 @@ def test_a_seat_whose_name_now_means_another_bot_is_rated_apart():
 
 def test_the_ladder_records_what_each_seat_played():
     from search.bots import BASELINE, LEVELS, parse_params
-    from search.ladder import resolved
+    from search.lab.ladder import resolved
     assert parse_params(resolved("level3")) == parse_params(LEVELS[3])
     assert parse_params(resolved("level2@4")) == parse_params(LEVELS[2])
     assert parse_params(resolved("baseline")) == parse_params(BASELINE)

@@ -1,22 +1,17 @@
-"""benchmarks/pool_sprt.py: one SPRT over several shards of the same arena test, and one clear
-error for runs that are not one test."""
+"""search/lab/pool_sprt.py (`ekonos lab pool-sprt`): one SPRT over several shards of the same
+arena test, and one clear error for runs that are not one test."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from search.sprt import Sprt
+from cli.main import main
+from search.lab import pool_sprt
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "pool_sprt.py"
-_spec = importlib.util.spec_from_file_location("pool_sprt", SCRIPT)
-pool_sprt = importlib.util.module_from_spec(_spec)
-sys.modules["pool_sprt"] = pool_sprt            # dataclasses look their module up
-_spec.loader.exec_module(pool_sprt)
+CMD = ["lab", "pool-sprt"]               # the command under test
+from search.lab.sprt import Sprt
 
 # two shards' pentanomial units (a pair's points / 2), as the arena would have fed them
 SHARD_A = [1.0, 0.5, 0.75, 1.0, 0.0, 0.5, 1.0, 0.5, 1.0, 0.25]
@@ -68,13 +63,13 @@ def test_the_command_prints_each_step_and_refuses_bad_input(tmp_path):
     a.write_text(json.dumps(run(SHARD_A)))
     b.write_text(json.dumps(run(SHARD_B)))
     bad.write_text("{not json")
-    out = CliRunner().invoke(pool_sprt.main, [str(a), str(b)])
+    out = CliRunner().invoke(main, [*CMD, str(a), str(b)])
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert lines[0].startswith("a against b: SPRT(0, 40)")
     assert "a.json: 20 games" in lines[1] and "b.json: 44 games" in lines[2]
     for args in ([str(a), str(bad)], [str(a), str(tmp_path / "missing.json")], []):
-        out = CliRunner().invoke(pool_sprt.main, args)
+        out = CliRunner().invoke(main, [*CMD, *args])
         assert out.exit_code == 2 and "Traceback" not in out.output, args
 
 
@@ -102,5 +97,5 @@ def test_bots_are_compared_by_full_spec_and_a_bare_level_must_be_named():
 def test_the_spec_option_is_checked(tmp_path):
     a = tmp_path / "a.json"
     a.write_text(json.dumps(run(SHARD_A)))
-    out = CliRunner().invoke(pool_sprt.main, [str(a), "--spec", "level5"])
+    out = CliRunner().invoke(main, [*CMD, str(a), "--spec", "level5"])
     assert out.exit_code == 2 and "give LABEL=SPEC" in out.output

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from ekonos import EkonosError
-from search.ratings import (Z95, elo_between, elo_estimate, elo_from_pentanomial, elo_from_score,
-                            elo_from_wdl, expected_score, head_to_head, pairwise_results,
-                            plackett_luce)
+from search.lab.ratings import (Z95, elo_between, elo_estimate, elo_from_pentanomial,
+                                elo_from_score, elo_from_wdl, expected_score, head_to_head,
+                                pairwise_results, plackett_luce)
 
 
 def elo_of(p):

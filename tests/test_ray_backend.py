@@ -11,8 +11,8 @@ from click.testing import CliRunner
 ray = pytest.importorskip("ray", reason="the optional extra 'ray' is not installed")
 
 from cli.main import main  # noqa: E402
-from search import arena  # noqa: E402
-from search.backends import Ordered, RayBackend, code_dirs, make_backend, origin  # noqa: E402
+from search.lab import arena  # noqa: E402
+from search.lab.backends import Ordered, RayBackend, code_dirs, make_backend, origin  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_the_workers_get_the_shipped_packages(local_ray):
     a local Ray the driver's own import path comes first, so a worker imports the same files as
     the driver; on a cluster, where those paths do not exist, it imports the shipped copy."""
     backend = make_backend("ray")
-    backend.submit(0, origin, ("search.arena",))
+    backend.submit(0, origin, ("search.lab.arena",))
     ((key, (where, path)),) = backend.wait()
     assert key == 0 and Path(where).name == "arena.py"
     shipped = [p for p in path if "_ray_pkg_" in p]

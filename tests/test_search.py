@@ -5,7 +5,7 @@ import pytest
 
 from ekonos import State
 from ekonos.notation import action_text
-from search import arena
+from search.lab import arena
 from search.analysis import analyse, even
 from search.bots import LEVELS, SpecError, make_bot, parse_spec
 

@@ -8,7 +8,7 @@ import pytest
 
 from ekonos import State
 from ekonos.rules import Step
-from search import arena
+from search.lab import arena
 from search.bots import BOTS, LEVELS, CheatBot, ISMCTSBot, make_bot
 
 

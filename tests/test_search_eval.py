@@ -9,9 +9,10 @@ import pytest
 from ekonos import State
 from ekonos.rules import Step
 from search import evaluation
-from search._ismcts import EVAL_FEATURES, EVAL_MAX_ROUNDS, Searcher, company_features_of
+from search._ismcts import (EVAL_FEATURES, EVAL_FEATURES_HASH, EVAL_MAX_ROUNDS, Searcher,
+                            company_features_of)
 from search.bots import ISMCTSBot, SpecError, make_bot
-from search.evaluation import Samples, diagnose, fit, held_out, log_loss
+from search.learn.fit import Samples, diagnose, fit, held_out, log_loss
 
 
 def played(players: int, seed: int, rounds: int = 1) -> State:
@@ -37,7 +38,8 @@ def test_the_shipped_model_scores_every_round_of_a_player_count_or_none(players)
     assert all(cells) or not any(cells), (players, cells)
     assert all(len(theta[players][r]) == EVAL_FEATURES for r in range(1, rounds))
     data = json.loads(evaluation.MODEL_PATH.read_text())
-    assert "train_eval.py" in data["how"] and all("train_eval.py sample" in d for d in data["data"])
+    assert data["command"].startswith("ekonos learn fit ")
+    assert all(d["command"].startswith("ekonos learn sample ") for d in data["data"])
     assert beta[2][1] > 0                               # 2 players: the arena-tested count
 
 
@@ -170,31 +172,26 @@ def test_the_diagnosis_of_a_planted_model_and_of_a_blind_one():
     assert blind["value_r2"] < 0.9                         # tiles now miss the growth
 
 
-def test_train_eval_check_prints_a_row_per_cell_and_refuses_a_file_that_is_no_model(tmp_path):
-    import importlib.util
-    from pathlib import Path
-
+def test_learn_check_prints_a_row_per_cell_and_refuses_a_file_that_is_no_model(tmp_path):
     from click.testing import CliRunner
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "train_eval.py"
-    spec = importlib.util.spec_from_file_location("train_eval", script)
-    train_eval = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train_eval)
+
+    from cli.main import main
     data = tmp_path / "s.npz"
     synthetic(2, 0.2, np.random.default_rng(3)).save(data, "synthetic")
-    out = CliRunner().invoke(train_eval.main, ["check", str(evaluation.MODEL_PATH), str(data)])
+    out = CliRunner().invoke(main, ["learn", "check", str(evaluation.MODEL_PATH), str(data)])
     assert out.exit_code == 0, out.output
     rows = [line.split() for line in out.output.splitlines()[1:]]
     assert [r[:3] for r in rows] == [["2", "2", "4000"]]
-    bad = CliRunner().invoke(train_eval.main, ["check", str(data), str(data)])
+    bad = CliRunner().invoke(main, ["learn", "check", str(data), str(data)])
     assert bad.exit_code == 2 and "is not a model file" in bad.output
     text = tmp_path / "notes.txt"
     text.write_text("not samples")
-    bad = CliRunner().invoke(train_eval.main, ["check", str(evaluation.MODEL_PATH), str(text)])
+    bad = CliRunner().invoke(main, ["learn", "check", str(evaluation.MODEL_PATH), str(text)])
     assert bad.exit_code == 2 and "not samples" in bad.output
 
 
 def test_round_starts_of_a_self_play_game():
-    from search.selfplay import play_and_sample
+    from search.learn.selfplay import play_and_sample
     s = play_and_sample(3, "ismcts:iterations=20", seed=7)
     assert list(s.rounds_left) == [3, 2, 1]            # 3 players: 4 rounds, starts of 2-4
     assert s.features.shape == (3, 6, EVAL_FEATURES)
@@ -221,7 +218,8 @@ def test_a_model_with_a_bad_number_is_refused(bad):
 def write_model(path, beta_scale: float = 1.0):
     """The shipped model's weights in a file, its sharpness times `beta_scale` (0: no cell)."""
     theta, beta = evaluation.model()
-    path.write_text(json.dumps({"theta": theta,
+    path.write_text(json.dumps({"format": evaluation.FORMAT, "kind": evaluation.KIND,
+                                "features": EVAL_FEATURES_HASH, "theta": theta,
                                 "beta": (np.asarray(beta) * beta_scale).tolist()}))
     return path
 
@@ -241,7 +239,9 @@ def test_a_model_given_in_the_spec_is_the_one_the_search_uses(tmp_path):
     assert moves(f"ismcts:iterations=800,horizon=1,model={none}") == plain != shipped
     assert moves(f"ismcts:iterations=800,horizon=0,model={same}") == plain  # no horizon: not read
     assert make_bot(f"ismcts:horizon=1,model={same}").spec.endswith(f"model={same}")
-    assert "model" not in make_bot("ismcts:horizon=1").spec
+    # no model given: the shipped one, named, so a record of the spec says which model played
+    assert make_bot("ismcts:horizon=1").spec.endswith(f"model={evaluation.SHIPPED}")
+    assert "model" not in make_bot("ismcts:horizon=0").spec
 
 
 @pytest.mark.parametrize("content, words", [
@@ -249,7 +249,8 @@ def test_a_model_given_in_the_spec_is_the_one_the_search_uses(tmp_path):
     ("", "is not a model file"),
     ("\xff\xfe", "is not a model file"),
     ('{"theta": 1}', "is not a model file"),
-    ('{"theta": [[1, 2]], "beta": [[0.1]]}', "theta must be [7, 7, 8] numbers"),
+    ('{"format": 1, "kind": "linear-eval", "features": "%s", "theta": [[1, 2]], '
+     '"beta": [[0.1]]}' % EVAL_FEATURES_HASH, "theta must be [7, 7, 8] numbers"),
     ("nan", "is not a model file"),
 ])
 def test_a_model_file_that_is_not_one_is_refused_by_the_spec(tmp_path, content, words):

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from ekonos import EkonosError
-from search.ratings import expected_score
-from search.sprt import (PENTANOMIAL, REGULARIZATION, TRINOMIAL, Sprt, block_score, bounds, llr,
-                         model_for_players, sprt)
+from search.lab.ratings import expected_score
+from search.lab.sprt import (PENTANOMIAL, REGULARIZATION, TRINOMIAL, Sprt, block_score, bounds, llr,
+                             model_for_players, sprt)
 
 # -- the LLR ---------------------------------------------------------------------------------------
 

@@ -18,10 +18,10 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import PLAYER_TABLE, Step
 from search.bots import BASELINE, parse_params
-from search.suite import (BuildParams, Suite, build_suite, fill_references, load_suite,
-                          new_suite, pool, quotas, reference_of, resume_suite,
-                          sample_positions)
-from search.suite_score import (GIFT, best_move, decide, loss_of, move_value, score_suite)
+from search.lab.suite import (BuildParams, Suite, build_suite, fill_references, load_suite,
+                              new_suite, pool, quotas, reference_of, resume_suite,
+                              sample_positions)
+from search.lab.suite_score import (GIFT, best_move, decide, loss_of, move_value, score_suite)
 
 FAST_MIX = ("greedy", "level1")
 

@@ -1,20 +1,16 @@
-"""benchmarks/suite_pairs.py: paired loss differences of two bots on the same suite positions,
-and one clear error for a file or a bot that is not there."""
+"""search/lab/suite_pairs.py (`ekonos lab suite-pairs`): paired loss differences of two bots on
+the same suite positions, and one clear error for a file or a bot that is not there."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "suite_pairs.py"
-_spec = importlib.util.spec_from_file_location("suite_pairs", SCRIPT)
-suite_pairs = importlib.util.module_from_spec(_spec)
-sys.modules["suite_pairs"] = suite_pairs        # dataclasses look their module up
-_spec.loader.exec_module(suite_pairs)
+from cli.main import main
+from search.lab import suite_pairs
+
+CMD = ["lab", "suite-pairs"]               # the command under test
 
 
 def result(losses: dict[str, list[float]], moves: dict[str, list[str]]) -> dict:
@@ -40,18 +36,18 @@ def test_the_command_prints_each_pair_and_refuses_bad_input(tmp_path):
     path = tmp_path / "r.json"
     path.write_text(json.dumps(result({"level3": [0.0, 3.0], "base line,x": [1.0, 3.0]},
                                       {"level3": ["a", "b"], "base line,x": ["c", "b"]})))
-    out = CliRunner().invoke(suite_pairs.main, [str(path), "--pair", "level3", "base line,x"])
+    out = CliRunner().invoke(main, [*CMD, str(path), "--pair", "level3", "base line,x"])
     assert out.exit_code == 0, out.output
     assert out.output.startswith("level3 - base line,x: -0.50 [")
     assert "gifts 0 against 0, the same move in 1 of 2" in out.output
-    bad = CliRunner().invoke(suite_pairs.main, [str(path), "--pair", "level3", "level9"])
+    bad = CliRunner().invoke(main, [*CMD, str(path), "--pair", "level3", "level9"])
     assert bad.exit_code == 2 and "level9" in bad.output and "Traceback" not in bad.output
     text = tmp_path / "notes.txt"
     text.write_text("no json")
-    bad = CliRunner().invoke(suite_pairs.main, [str(text), "--pair", "a", "b"])
+    bad = CliRunner().invoke(main, [*CMD, str(text), "--pair", "a", "b"])
     assert bad.exit_code == 2 and "not a `suite run --json` result" in bad.output
     text.write_text("[1, 2]")
-    bad = CliRunner().invoke(suite_pairs.main, [str(text), "--pair", "a", "b"])
+    bad = CliRunner().invoke(main, [*CMD, str(text), "--pair", "a", "b"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
 
 
@@ -68,9 +64,9 @@ def test_several_results_pool_their_positions(tmp_path):
     for k, data in enumerate((one, two)):
         paths.append(tmp_path / f"r{k}.json")
         paths[-1].write_text(json.dumps(data))
-    out = CliRunner().invoke(suite_pairs.main, [*map(str, paths), "--pair", "a", "b"])
+    out = CliRunner().invoke(main, [*CMD, *map(str, paths), "--pair", "a", "b"])
     assert out.exit_code == 0 and "of 4" in out.output, out.output
     two["bots"].pop()                                   # b missing from the second file
     paths[1].write_text(json.dumps(two))
-    bad = CliRunner().invoke(suite_pairs.main, [*map(str, paths), "--pair", "a", "b"])
+    bad = CliRunner().invoke(main, [*CMD, *map(str, paths), "--pair", "a", "b"])
     assert bad.exit_code == 2 and "no bot 'b' in the result 2" in bad.output

@@ -17,10 +17,10 @@ from rich.text import Text
 from cli.commands.progress import RunProgress, backend_options
 from cli.options import (FiniteFloatRange, example, json_option, players_option, seed_option,
                          variant_option)
-from search.arena import SPRT_GAMES, Snapshot, bot_threads, run_arena, seat_scores, split_label
-from search.backends import make_backend
+from search.lab.arena import SPRT_GAMES, Snapshot, bot_threads, run_arena, seat_scores, split_label
+from search.lab.backends import make_backend
 from search.bots import spec_help
-from search.ratings import elo_between
+from search.lab.ratings import elo_between
 
 #: Exit status after Ctrl-C (the partial result is printed first).
 INTERRUPTED = 130

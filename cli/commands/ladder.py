@@ -1,6 +1,6 @@
 """`ekonos ladder`: many specs on one Elo scale, appended to a ladder file, with a picture.
 
-A run plays a schedule of 2- and/or multi-player games (search.ladder), appends every game to
+A run plays a schedule of 2- and/or multi-player games (search.lab.ladder), appends every game to
 the ladder file (saved every few seconds and at the end, Ctrl-C included), then fits all the
 games of the file and prints each spec's Elo with its interval, games and think time.
 """
@@ -18,10 +18,10 @@ from rich.text import Text
 from cli.commands.progress import RunProgress, backend_options
 from cli.errors import InputError
 from cli.options import example, json_option, seed_option, variant_option
-from search.backends import make_backend
-from search.ladder import (DEFAULT_SPECS, next_run, report, run_ladder, schedule,
-                           task_threads)
-from search.ladder_fit import WAS, Ladder, seat_label
+from search.lab.backends import make_backend
+from search.lab.ladder import (DEFAULT_SPECS, next_run, report, run_ladder, schedule,
+                               task_threads)
+from search.lab.ladder_fit import WAS, Ladder, seat_label
 
 INTERRUPTED = 130
 
@@ -99,7 +99,7 @@ def print_report(rep: dict, out: Console, path: Path) -> None:
 
 def plot_labels(specs: list[str]) -> dict[str, str]:
     """Short labels for the picture: a spec as it is, and a level rated apart under its old
-    meaning (``level4 = ismcts:...``, search.ladder_fit.seat_label) as ``level4 (old)``,
+    meaning (``level4 = ismcts:...``, search.lab.ladder_fit.seat_label) as ``level4 (old)``,
     numbered when a level was redefined more than once (the table gives the full specs)."""
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
@@ -168,7 +168,8 @@ def draw(rep: dict, path: Path) -> None:
     "ekonos ladder -f ladder.json --games 0 --json      # refit and print, play nothing"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("ladder.json"), show_default=True,
-              help="The ladder file: created, or appended to.")
+              help="The ladder file, in the working directory unless a path says otherwise: "
+                   "created, or appended to (the repository's is benchmarks/ladder.json).")
 @click.option("--spec", "specs", multiple=True, metavar="SPEC",
               help="A spec of the ladder, weakest first (repeat; default: the list below).")
 @click.option("--player-counts", "-p", "players_text", default="2,4", show_default=True,

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
-from search.backends import BACKENDS
+from search.lab.backends import BACKENDS
 
 REFRESH = 0.5
 LOG_EVERY = 30.0

@@ -1,5 +1,5 @@
-"""`ekonos suite build|run`: the position suite of issue 11 (search/suite.py builds it,
-search/suite_score.py scores bots on it); this module only reads options and prints."""
+"""`ekonos suite build|run`: the position suite of issue 11 (search/lab/suite.py builds it,
+search/lab/suite_score.py scores bots on it); this module only reads options and prints."""
 from __future__ import annotations
 
 import contextlib
@@ -17,11 +17,10 @@ from cli.commands.progress import RunProgress
 from cli.errors import InputError, refuse_overwrite
 from cli.options import example, json_option, player_counts_option, seed_option
 from search.bots import BASELINE, MAX_ITERATIONS
-from search.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
-                          rejudged, resume_suite)
-from search.suite_score import SuiteScore, check_spec, score_suite
+from search.lab.suite import (BuildParams, Suite, fill_references, load_suite, new_suite,
+                              rejudged, resume_suite)
+from search.lab.suite_score import SuiteScore, check_spec, score_suite
 
-DEFAULT_FILE = Path("benchmarks/suite.json")
 #: Width of the tables when the output is not a terminal.
 WIDE = 140
 
@@ -72,7 +71,8 @@ def run_command(path: Path, bots: tuple[str, ...], seed: int) -> str:
 
 @click.group(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
                             "--iterations 500000 --seeds 2",
-                            "ekonos suite run --bot level3 --bot baseline"))
+                            "ekonos suite run -f benchmarks/suite.json --bot level3 "
+                            "--bot baseline"))
 def suite() -> None:
     """The position suite: positions from varied games, each with reference values of every
     move from a long search of the seat's view; a bot's score on it is its mean loss of win
@@ -158,11 +158,14 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
                f"references.", err=quiet)
 
 
-@suite.command(epilog=example("ekonos suite run --bot level3 --bot baseline",
+@suite.command(epilog=example("ekonos suite run -f benchmarks/suite.json --bot level3 "
+                              "--bot baseline",
                               "ekonos suite run -f benchmarks/suite.json --bot "
                               "ismcts:iterations=3000,group=2 --json > result.json"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_FILE, show_default=True, help="The suite file.")
+              required=True, metavar="SUITE",
+              help="The suite file (`ekonos suite build` makes one; a checkout of the "
+                   "repository has benchmarks/suite.json).")
 @click.option("--bot", "-b", "bots", multiple=True, required=True, metavar="SPEC",
               help="A bot to score (a spec as the arena takes it; repeat for several).")
 @seed_option(default=0, help="Seed of the bots' decisions.")

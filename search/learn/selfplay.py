@@ -1,5 +1,5 @@
-"""Self-play games for the learned evaluation (search/evaluation.py): their round starts and how
-they ended, each seat deciding from its own view (R21)."""
+"""Self-play games for the learned evaluation (fitted by search/learn/fit.py): their round
+starts and how they ended, each seat deciding from its own view (R21)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,8 @@ from ekonos import State
 from ekonos.rules import Step
 from search._ismcts import EVAL_FEATURES, company_features_of
 from search.bots import derive_seed, make_bot
-from search.evaluation import MAXP, NCOMP, Samples
+from search.evaluation import MAXP, NCOMP
+from search.learn.fit import Samples
 
 
 def play_and_sample(players: int, spec: str, seed: int) -> Samples:

@@ -1,5 +1,6 @@
 """The position suite (issue 11): positions from varied games, each with reference values of
-every move from a long search of the seat's view.  Scoring a bot on it is `search/suite_score.py`.
+every move from a long search of the seat's view.  Scoring a bot on it is
+`search/lab/suite_score.py`.
 
 Building, in two phases, both reproducible from the build's parameters:
 

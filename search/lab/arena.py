@@ -11,8 +11,8 @@ its own, its seeds offset by N, so a bot can meet itself (``--bot level2 --bot l
 
 Win share counts a game won alone as 1 and a shared win among k as 1/k (R20).  The 95% interval
 is Wilson's score interval on the win share over the games a bot played.  Ratings (see
-search.ratings): the Elo of the first entrant against each other one from their pairwise results
-(Board Game Arena scoring; the interval over blocks, the independent units), and a
+search.lab.ratings): the Elo of the first entrant against each other one from their pairwise
+results (Board Game Arena scoring; the interval over blocks, the independent units), and a
 Plackett-Luce rating of every entrant from the finishing orders (optional extra ``ratings``).
 
 Every game record also keeps, per seat, the bot's think time: the number of decisions, the total
@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 
 from ekonos import State
 from ekonos.errors import EkonosError
-from search.backends import Backend, Ordered, make_backend
+from search.lab.backends import Backend, Ordered, make_backend
 from search.bots import derive_seed, make_bot, parse_params, parse_spec, spec_text
-from search.ratings import elo_between, plackett_luce
-from search.sprt import Sprt, sprt as new_sprt
+from search.lab.ratings import elo_between, plackett_luce
+from search.lab.sprt import Sprt, sprt as new_sprt
 
 Z95 = 1.959963984540054
 SPRT_GAMES = 20000
@@ -138,7 +138,7 @@ def entrants_of(specs: list[str], players: int) -> list[str]:
 
 
 def seat_scores(game: dict, entrants: list[str]) -> list[tuple[str, float]]:
-    """A game record as search.ratings reads it: per seat, in seat order, (label, score)."""
+    """A game record as search.lab.ratings reads it: per seat, in seat order, (label, score)."""
     return [(entrants[r["entrant"]], r["score"]) for r in game["results"]]
 
 

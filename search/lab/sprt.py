@@ -33,7 +33,7 @@ Units (the `model` of a test):
   test-base seat pair is won 1, tied 1/2 or lost 0; see `block_score`).  Chosen because it is
   the exact multiplayer analogue of the pentanomial pair: blocks are the independent units (the
   pairwise results of one game, and the games of one deal, are correlated), its expectation is
-  the expected pairwise score that the Elo of `search.ratings.elo_between` is the logistic
+  the expected pairwise score that the Elo of `search.lab.ratings.elo_between` is the logistic
   transform of, and for P = 2 it reduces to the pentanomial outcome.  Its values lie on a finite
   lattice; the GSPRT runs over the values observed so far plus the end points 0 and 1.
 """
@@ -45,7 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ekonos.errors import EkonosError
-from search.ratings import EloEstimate, Game, elo_estimate, expected_score, head_to_head
+from search.lab.ratings import EloEstimate, Game, elo_estimate, expected_score, head_to_head
 
 TRINOMIAL = (0.0, 0.5, 1.0)
 PENTANOMIAL = (0.0, 0.25, 0.5, 0.75, 1.0)

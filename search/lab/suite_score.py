@@ -1,9 +1,9 @@
-"""A bot's score on the position suite (search/suite.py builds it).
+"""A bot's score on the position suite (search/lab/suite.py builds it).
 
 For every position with a reference, the bot decides from the stored view (never more: the
 suite stores views) at a seed derived from `seed` and the position's id.  Its loss is the best
 move's reference value minus the chosen move's value, in points of win share (0-100), never
-below 0; a gift is a loss of `GIFT` points or more.  The values follow search/suite.py's rule
+below 0; a gift is a loss of `GIFT` points or more.  The values follow search/lab/suite.py's rule
 for moves with few visits (`move_value`).
 
 Per bot: the mean loss with a 95% normal interval over positions (mean ± 1.96·sd/√n), the gift
@@ -23,9 +23,9 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.moves import Move
 from ekonos.rules import Step
-from search.arena import wilson
+from search.lab.arena import wilson
 from search.bots import derive_seed, make_bot, parse_params
-from search.suite import Suite
+from search.lab.suite import Suite
 
 #: Points of win share lost from which a move is a gift.
 GIFT = 10.0

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.errors import EkonosError
-from search.ratings import Z95, Game
+from search.lab.ratings import Z95, Game
 
 FORMAT = "ekonos-ladder"
 VERSION = 1
@@ -311,7 +311,7 @@ def seat_label(seat: dict) -> str:
 def _means(spec: str, recorded: bool = False):
     """What a spec plays as (its bot class and parameters), or the text for an unknown spec;
     `recorded`: a canonical text a file recorded, read as it meant then (`recorded_spec`)."""
-    from search.arena import split_label          # lazy: the fit itself needs no bots
+    from search.lab.arena import split_label      # lazy: the fit itself needs no bots
     from search.registry import SpecError, parse_params, recorded_spec
     try:
         return parse_params(recorded_spec(spec) if recorded else split_label(spec)[0])

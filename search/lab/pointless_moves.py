@@ -1,14 +1,13 @@
-"""How often a bot sells a share and buys it back in the same turn to the same position (issue 11,
-idea 6: a pointless line a player notices), in self-play games with fixed seeds.
+"""How often a bot sells a share and buys it back in the same turn to the same position (a
+pointless line a player notices; the `plain` parameter removes it), in self-play games with
+fixed seeds, behind `ekonos lab pointless-moves`.
 
-    python benchmarks/pointless_moves.py "ismcts:iterations=1000" "ismcts:iterations=1000,plain=1" --games 20
+    ekonos lab pointless-moves "ismcts:iterations=1000" "ismcts:iterations=1000,plain=1" -n 20
 
 prints per spec the turns with a sale, and those whose sale was bought back with nothing changed
 (coins, shares and presidents as before the sale).
 """
 from __future__ import annotations
-
-import argparse
 
 from ekonos import State
 from ekonos.moves import Move, MoveKind
@@ -38,19 +37,3 @@ def count(spec: str, games: int, players: int, seed: int) -> tuple[int, int]:
             if step is Step.BUY:            # the turn's buy step ends what its sale began
                 before = None
     return sales, pointless
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("specs", nargs="+")
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    for spec in a.specs:
-        sales, pointless = count(spec, a.games, a.players, a.seed)
-        print(f"{spec:45s} {sales:5d} sales, {pointless:4d} bought back to the same position")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
-"""One SPRT over several arena runs of the same test (`ekonos arena --sprt … --json` files).
+"""One SPRT over several arena runs of the same test (`ekonos arena --sprt … --json` files),
+behind `ekonos lab pool-sprt`.
 
-    python benchmarks/pool_sprt.py \
-        benchmarks/results/2026-11-23-level5-300000-vs-level4-2p-seed7{6,7,8}.json
+    ekonos lab pool-sprt benchmarks/results/2026-11-23-level5-300000-vs-level4-2p-seed7{6,7,8}.json
 
 A long SPRT is run in shards: the same two bots and the same test, each shard on new deals
 (`--seed`), stopped by the clock rather than by a decision.  Each file keeps its units' outcome
@@ -18,17 +18,13 @@ meant where that run was made (the level definitions at its commit, `git show C:
 """
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import dataclass
 
-import click
-
 from ekonos.errors import EkonosError
-from search.arena import resolved
+from search.lab.arena import resolved
 from search.registry import recorded_spec
 from search.bots import names_level
-from search.sprt import Sprt
+from search.lab.sprt import Sprt
 
 #: What must match for two runs to be one test.
 SAME = ("test", "base", "elo0", "elo1", "alpha", "beta", "model")
@@ -96,40 +92,27 @@ def pool(runs: list[dict], given: dict[str, str] | None = None) -> list[Step]:
     return out
 
 
-@click.command(epilog="\b\nExample:\n  python benchmarks/pool_sprt.py A.json B.json "
-                      "--spec level5=ismcts:iterations=300000,horizon=1")
-@click.argument("runs", nargs=-1, required=True, type=click.File("r"))
-@click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
-              help="What a label names where a file does not say (a level, in files written "
-                   "before the arena recorded specs).")
-def main(runs, specs) -> None:
-    """Pool the SPRT of RUNS (`arena --sprt --json` files of one test) and print the pooled test
-    after each file."""
+def parse_given(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """`LABEL=SPEC` texts as a label -> spec dict (ValueError naming a malformed one)."""
     given = {}
-    for item in specs:
+    for item in items:
         label, eq, text = item.partition("=")
         if not eq or not label.strip() or not text.strip():
-            raise click.UsageError(f"--spec {item!r}: give LABEL=SPEC")
+            raise ValueError(f"--spec {item!r}: give LABEL=SPEC")
         given[label.strip()] = text.strip()
-    data = []
-    for f in runs:
-        try:
-            data.append(json.load(f))
-        except ValueError as e:
-            raise click.UsageError(f"{f.name}: not an arena --json result ({e})") from None
-    try:
-        steps = pool(data, given)
-    except (ValueError, KeyError, TypeError) as e:
-        raise click.UsageError(f"not arena --sprt --json results of one test "
-                               f"({type(e).__name__}: {e})") from None
-    s0 = sprt_of(data[0], 1, given)
-    click.echo(f"{s0['test']} against {s0['base']}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
-               f"{s0['model']}")
-    for f, st in zip(runs, steps):
-        click.echo(f"{f.name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
+    return given
+
+
+def report(names: list[str], runs: list[dict], given: dict[str, str] | None = None) -> list[str]:
+    """The lines printed for runs of one test (their file names in `names`): the test, then the
+    pooled state after each run.  ValueError (or KeyError, TypeError on a malformed record)
+    when they are not runs of one test."""
+    steps = pool(runs, given)
+    s0 = sprt_of(runs[0], 1, given or {})
+    out = [f"{s0['test']} against {s0['base']}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
+           f"{s0['model']}"]
+    for name, st in zip(names, steps):
+        out.append(f"{name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
                    f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "
                    f"{st.elo_ci[1]:+.0f}], {st.state}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return out

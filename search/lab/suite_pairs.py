@@ -1,8 +1,9 @@
-"""Paired differences between bots scored on the same suite (`ekonos suite run --json`).
+"""Paired differences between bots scored on the same suite (`ekonos suite run --json`), behind
+`ekonos lab suite-pairs`.
 
-    python benchmarks/suite_pairs.py benchmarks/results/2026-11-22-suite-eval-judge.json \
+    ekonos lab suite-pairs benchmarks/results/2026-11-22-suite-eval-judge.json \
         --pair level3 baseline --pair level5 level4
-    python benchmarks/suite_pairs.py benchmarks/results/2026-11-23-suite-eval-judge-refit.json \
+    ekonos lab suite-pairs benchmarks/results/2026-11-23-suite-eval-judge-refit.json \
         benchmarks/results/2026-11-23-suite-heldout-level3.json \
         --pair level3 baseline   # two suites pooled
 
@@ -14,16 +15,12 @@ chose the same move.
 """
 from __future__ import annotations
 
-import json
 import math
 import statistics
-import sys
 from dataclasses import dataclass
 
-import click
-
-from search.arena import Z95
-from search.suite_score import GIFT
+from search.lab.arena import Z95
+from search.lab.suite_score import GIFT
 
 
 @dataclass(frozen=True)
@@ -78,32 +75,18 @@ def paired(result: dict | list[dict], a: str, b: str, gift: float = GIFT) -> Pai
                 sum(da[i]["move"] == db[i]["move"] for i in ids), n)
 
 
-@click.command()
-@click.argument("results", nargs=-1, required=True, type=click.File("r"))
-@click.option("--pair", "pairs", nargs=2, multiple=True, required=True, metavar="A B",
-              help="Two bot specs of the result (repeat for several pairs).")
-def main(results, pairs: tuple[tuple[str, str], ...]) -> None:
-    """Paired loss differences of bot pairs in RESULTS (`suite run --json` files; several:
-    their positions pooled)."""
-    data = []
-    for result in results:
-        try:
-            data.append(json.load(result))
-        except ValueError as e:
-            raise click.UsageError(f"{result.name}: not a `suite run --json` result ({e})") \
-                from None
-    names = ", ".join(r.name for r in results)
+def report(names: list[str], results: list[dict], pairs: list[tuple[str, str]]) -> list[str]:
+    """One line per pair A B over the results pooled (their file names in `names`, for the
+    message of a result that lacks a bot); ValueError naming what is missing."""
+    out = []
     for a, b in pairs:
         try:
-            p = paired(data, a, b)
+            p = paired(results, a, b)
         except (ValueError, KeyError, TypeError) as e:
-            raise click.UsageError(f"{names}: not `suite run --json` results with both bots "
-                                   f"({type(e).__name__}: {e})") from None
-        click.echo(f"{a} - {b}: {p.diff:+.2f} [{p.diff_ci[0]:+.2f}, {p.diff_ci[1]:+.2f}] points, "
-                   f"ratio {p.ratio:.2f} [{p.ratio_ci[0]:.2f}, {p.ratio_ci[1]:.2f}], gifts "
-                   f"{p.gifts[0]} against {p.gifts[1]}, the same move in {p.same} of "
+            raise ValueError(f"{', '.join(names)}: not `suite run --json` results with both "
+                             f"bots ({type(e).__name__}: {e})") from None
+        out.append(f"{a} - {b}: {p.diff:+.2f} [{p.diff_ci[0]:+.2f}, {p.diff_ci[1]:+.2f}] "
+                   f"points, ratio {p.ratio:.2f} [{p.ratio_ci[0]:.2f}, {p.ratio_ci[1]:.2f}], "
+                   f"gifts {p.gifts[0]} against {p.gifts[1]}, the same move in {p.same} of "
                    f"{p.positions}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return out

@@ -1,5 +1,5 @@
 """The Elo ladder: a schedule of arena games between many specs, appended to a ladder file, and
-one Elo scale fitted over all of it (search.ladder_fit).
+one Elo scale fitted over all of it (search.lab.ladder_fit).
 
 Schedule (`schedule`): for 2 players, every spec meets the next `reach` specs of the list
 (the list goes from weak to strong, so games are played where they tell something: a pairing of
@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ekonos.errors import EkonosError
-from search.arena import bot_threads, play_block, resolved, seat_scores, split_label
-from search.backends import Backend, Ordered
+from search.lab.arena import bot_threads, play_block, resolved, seat_scores, split_label
+from search.lab.backends import Backend, Ordered
 from search.bots import derive_seed
-from search.ladder_fit import Ladder, LadderRating, seat_label
+from search.lab.ladder_fit import Ladder, LadderRating, seat_label
 
 DEFAULT_SPECS = ("random", "greedy", "level1", "level2", "level3", "baseline", "level4")
 SAVE_EVERY = 5.0

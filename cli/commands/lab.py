@@ -1,0 +1,108 @@
+"""`ekonos lab ...`: the lab's measuring tools (search/lab/): pool SPRT shards, think time per
+decision, paired suite differences, pointless buy-backs.  This module only reads options and
+prints; the work is in search/lab/pool_sprt.py, think_time.py, suite_pairs.py and
+pointless_moves.py."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from cli.errors import InputError
+from cli.options import example, players_option, seed_option
+from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
+
+
+@click.group(epilog=example("ekonos lab pool-sprt a.json b.json",
+                            "ekonos lab think-time level3 baseline",
+                            "ekonos lab suite-pairs result.json --pair level3 baseline"))
+def lab() -> None:
+    """Measuring tools beyond `arena`, `ladder` and `suite`: one SPRT pooled over arena runs,
+    think time per decision, paired loss differences on a suite, pointless buy-backs."""
+
+
+def _read_json(files, what: str) -> list[dict]:
+    data = []
+    for f in files:
+        try:
+            data.append(json.load(f))
+        except ValueError as e:
+            raise InputError(f"{f.name}: not {what} ({e})") from None
+    return data
+
+
+@lab.command("pool-sprt", epilog=example(
+    "ekonos lab pool-sprt A.json B.json",
+    "ekonos lab pool-sprt A.json B.json --spec level5=ismcts:iterations=300000,horizon=1"))
+@click.argument("runs", nargs=-1, required=True, type=click.File("r"))
+@click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
+              help="What a label names where a file does not say (a level, in files written "
+                   "before the arena recorded specs).")
+def pool_sprt_cmd(runs, specs: tuple[str, ...]) -> None:
+    """Pool the SPRT of RUNS (`arena --sprt --json` files of one test, shards on new deals) and
+    print the pooled test after each file: games, LLR against its bounds, Elo with its 95%
+    interval, and the state (H1, H0 or continue)."""
+    try:
+        given = pool_sprt.parse_given(specs)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    data = _read_json(runs, "an arena --json result")
+    try:
+        lines = pool_sprt.report([f.name for f in runs], data, given)
+    except (ValueError, KeyError, TypeError) as e:
+        raise InputError(f"not arena --sprt --json results of one test "
+                         f"({type(e).__name__}: {e})") from None
+    for line in lines:
+        click.echo(line)
+
+
+@lab.command("think-time", epilog=example(
+    "ekonos lab think-time level3 baseline",
+    "ekonos lab think-time \"ismcts:iterations=10000,group=2\" baseline --positions 80"))
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--positions", "-n", type=click.IntRange(1), default=40, show_default=True,
+              help="Decisions timed (each spec decides each one).")
+@players_option("Players of the random games the positions come from.", default=2)
+@seed_option(default=1, help="Seed of the random games.")
+def think_time_cmd(specs: tuple[str, ...], positions: int, players: int, seed: int) -> None:
+    """Think time per decision of each SPEC on the same positions (random games' real
+    decisions), the specs alternating position by position: the median and 95th percentile,
+    and the median's ratio to the first spec's."""
+    for t in think_time.think_times(list(specs), positions, players, seed):
+        click.echo(f"{t.spec:50s} median {t.median * 1000:8.1f} ms  p95 {t.p95 * 1000:8.1f} ms  "
+                   f"ratio {t.ratio:.3f}")
+
+
+@lab.command("suite-pairs", epilog=example(
+    "ekonos lab suite-pairs result.json --pair level3 baseline --pair level5 level4",
+    "ekonos lab suite-pairs a.json b.json --pair level3 baseline   # two suites pooled"))
+@click.argument("results", nargs=-1, required=True, type=click.File("r"))
+@click.option("--pair", "pairs", nargs=2, multiple=True, required=True, metavar="A B",
+              help="Two bot specs of the result (repeat for several pairs).")
+def suite_pairs_cmd(results, pairs: tuple[tuple[str, str], ...]) -> None:
+    """Paired loss differences of bot pairs in RESULTS (`suite run --json` files; several:
+    their positions pooled): A's loss minus B's and their ratio with 95% intervals, the gifts
+    of each, and how often they chose the same move."""
+    data = _read_json(results, "a `suite run --json` result")
+    try:
+        lines = suite_pairs.report([r.name for r in results], data, list(pairs))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    for line in lines:
+        click.echo(line)
+
+
+@lab.command("pointless-moves", epilog=example(
+    "ekonos lab pointless-moves \"ismcts:iterations=1000\" \"ismcts:iterations=1000,plain=1\""))
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--games", "-n", type=click.IntRange(1), default=20, show_default=True,
+              help="Self-play games per spec.")
+@players_option("Players per game.", default=2)
+@seed_option(default=1, help="Seed of the games.")
+def pointless_moves_cmd(specs: tuple[str, ...], games: int, players: int, seed: int) -> None:
+    """How often each SPEC, in self-play, sells a share and buys it back in the same turn with
+    nothing changed (coins, shares and presidents as before the sale)."""
+    for spec in specs:
+        sales, pointless = pointless_moves.count(spec, games, players, seed)
+        click.echo(f"{spec:45s} {sales:5d} sales, {pointless:4d} bought back to the same "
+                   "position")

@@ -1,0 +1,61 @@
+"""Writing a model file that says what it is (search/evaluation.py reads and checks it).
+
+The file is JSON, laid out one line per (players, rounds left) row so that a retrained model
+diffs readably, with, in this order: ``format``, ``kind``, ``features`` (the hash of the
+feature code the weights were fitted for, ``EVAL_FEATURES_HASH``), ``command`` (what made it),
+``data`` (the manifest of its samples: each file's name, sha256, size and the command that
+regenerates it), ``metrics`` (held-out figures), ``samples`` (positions per cell), ``theta``
+and ``beta``.  It is named by its content (`search.evaluation.name_of_bytes`), so a model's
+name changes with any byte of it and two equal models share one name.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from search._ismcts import EVAL_FEATURES_HASH
+from search.evaluation import FORMAT, KIND, name_of_bytes
+
+
+def data_entry(path: Path, command: str) -> dict:
+    """The manifest entry of a samples file: its name, sha256, size and regenerating command."""
+    raw = Path(path).read_bytes()
+    return {"file": Path(path).name, "sha256": hashlib.sha256(raw).hexdigest(),
+            "size": len(raw), "command": command}
+
+
+def model_text(model: dict, command: str, data: list[dict], metrics: dict,
+               features: str = EVAL_FEATURES_HASH) -> str:
+    """The file's text: `model` is `fit`'s result (theta, beta, samples)."""
+    def rows(table: list) -> str:
+        return ",\n".join("  [" + ",\n   ".join(json.dumps([round(x, 6) for x in r]) for r in n)
+                          + "]" for n in table)
+    entries = ",\n".join("  " + json.dumps(d) for d in data)
+    return ("{\n"
+            f' "format": {FORMAT},\n "kind": {json.dumps(KIND)},\n'
+            f' "features": {json.dumps(features)},\n "command": {json.dumps(command)},\n'
+            f' "data": [\n{entries}\n ],\n "metrics": {json.dumps(metrics)},\n'
+            f' "samples": {json.dumps(model["samples"])},\n'
+            f' "theta": [\n{rows(model["theta"])}\n ],\n'
+            ' "beta": [\n' + ",\n".join("  " + json.dumps([round(x, 6) for x in r])
+                                        for r in model["beta"]) + "\n ]\n}\n")
+
+
+def write_model(text: str, out: Path) -> tuple[str, Path]:
+    """Write a model file: into folder `out` as `<name>.json`, or (`out` not a folder) at the
+    path `out` itself; atomically.  Returns the model's name and its file."""
+    name = name_of_bytes(text.encode("utf-8"))
+    out = Path(out)
+    path = out / f"{name}.json" if out.is_dir() else out
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".model-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return name, path

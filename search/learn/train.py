@@ -1,0 +1,107 @@
+"""The steps of training the learned evaluation, behind `ekonos learn sample|fit|check`.
+
+    ekonos learn sample -p 2 -n 300 --spec level2 --seed 1 -o selfplay_2p.npz
+    ekonos learn fit selfplay_2p.npz selfplay_4p.npz ... -o search/models
+    ekonos learn check eval-xxxxxxxxxxxx selfplay_4p.npz
+
+`sample` plays self-play games (fixed seeds: game g of seed s at p players uses
+derive_seed(s, p, g)) and keeps their round starts, recording its own command in the file;
+`fit` fits a model on the pooled samples, measures its log loss on a held-out tenth of each
+player count (fitted without them), then fits on everything and writes the model file named by
+its hash, with its data manifest and those figures; `check` says how a model reads samples.
+"""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from search.bots import derive_seed
+from search.evaluation import read
+from search.learn.fit import Samples, diagnose, fit, held_out, how_made, log_loss
+from search.learn.model_file import data_entry, model_text, write_model
+from search.learn.selfplay import play_and_sample
+
+#: Player counts a model scores unless told otherwise.
+ALL_PLAYERS = (2, 3, 4, 5, 6)
+
+
+def sample_command(players: int, games: int, spec: str, seed: int, first: int, out: str) -> str:
+    """The command that makes (and remakes) a samples file."""
+    start = f" --first {first}" if first else ""
+    return (f"ekonos learn sample -p {players} -n {games}{start} --spec {shlex.quote(spec)} "
+            f"--seed {seed} -o {shlex.quote(str(out))}")
+
+
+def sample(players: int, games: int, spec: str, seed: int, first: int, out: Path,
+           progress: Callable[[int], None] | None = None) -> Samples:
+    """Play games first .. first+games-1 and write their round starts to `out` (rewritten every
+    10 games, so a stopped run keeps what it played)."""
+    how = sample_command(players, games, spec, seed, first, str(out))
+    parts = []
+    for g in range(first, first + games):
+        parts.append(play_and_sample(players, spec, derive_seed(seed, players, g)))
+        if (g + 1 - first) % 10 == 0:
+            Samples.concat(parts).save(Path(out), how)
+            if progress:
+                progress(g + 1 - first)
+    whole = Samples.concat(parts)
+    whole.save(Path(out), how)
+    return whole
+
+
+def load_samples(data: list[Path]) -> Samples:
+    """The samples of several files pooled; ValueError naming a file that holds none."""
+    parts = []
+    for d in data:
+        try:
+            parts.append(Samples.load(Path(d)))
+        except (OSError, ValueError, KeyError, EOFError) as e:
+            raise ValueError(f"{d}: not samples of `ekonos learn sample` ({e})") from None
+    return Samples.concat(parts)
+
+
+def held_out_metrics(s: Samples, ridge: float, players: tuple[int, ...]) -> dict:
+    """Per player count: the log loss, on a held-out tenth of its samples, of a model fitted
+    without them, beside even odds' (rounded to 4 digits, as printed)."""
+    held = held_out(s)
+    model = fit(s.subset(~held), ridge, players)
+    out = {}
+    for n in sorted(set(s.players.tolist()) & set(players)):
+        test = s.subset(held & (s.players == n))
+        out[str(n)] = {"log_loss": round(log_loss(test, model), 4),
+                       "even_odds": round(float(np.log(n)), 4),
+                       "positions": len(test.players), "of": int((s.players == n).sum())}
+    return {"held_out": out, "share": 0.1}
+
+
+def fit_command(data: list[Path], ridge: float, players: tuple[int, ...], out: Path) -> str:
+    """The command that fits a model on `data` (recorded in the model file)."""
+    opts = "" if ridge == 1.0 else f" --ridge {ridge:g}"
+    opts += "" if tuple(sorted(players)) == ALL_PLAYERS else \
+        "".join(f" -p {n}" for n in sorted(players))
+    return ("ekonos learn fit " + " ".join(shlex.quote(Path(d).name) for d in data) + opts
+            + f" -o {shlex.quote(str(out))}")
+
+
+def fit_files(data: list[Path], out: Path, ridge: float = 1.0,
+              players: tuple[int, ...] = ()) -> tuple[str, Path, dict]:
+    """Fit a model on the samples of `data` and write it (into folder `out`, named by its hash,
+    or at the path `out`).  Returns its name, its file and its held-out metrics."""
+    players = tuple(players) or ALL_PLAYERS
+    s = load_samples(data)
+    metrics = held_out_metrics(s, ridge, players)
+    model = fit(s, ridge, players)
+    manifest = [data_entry(Path(d), how_made(Path(d))) for d in data]
+    text = model_text(model, fit_command(data, ridge, players, out), manifest, metrics)
+    name, path = write_model(text, out)
+    return name, path, metrics
+
+
+def check(model_file: Path, data: list[Path]) -> list[dict]:
+    """How the model file reads the samples of `data`, per (players, rounds left) cell
+    (`diagnose`); ValueError for a file that is no model or holds no samples."""
+    theta, beta = read(model_file)
+    return diagnose(load_samples(data), {"theta": theta, "beta": beta})
