@@ -315,7 +315,7 @@ retire_level(5, "not measurably stronger than level 4 at four times its think ti
 
 #: The frozen `baseline` spec: level 3 as it was when the Elo ladder started (issue 10).  Every
 #: parameter is written out, so a later change of a default never reaches it; a later search
-#: change is a new parameter, and its old value must be added here.  tests/test_arena_baseline.py
+#: change is a new parameter, and its old value must be added here.  tests/search/test_baseline_spec.py
 #: pins its moves.  Never edit this line: measure a new configuration against it instead.
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, reward="blend",
                         blend=0.25, group=1, policy="light",

@@ -121,7 +121,7 @@ def test_private_fields_are_read_only_where_they_are_owned():
     hits = grep(r"\._fields\(", everything(),
                 {"ekonos/state.py", "ekonos/position.py", "ekonos/_core.pyx",
                  # the one test of the private loader itself: it must refuse a damaged struct
-                 "tests/test_hardening_api.py"})
+                 "tests/engine/test_api_argument_checks.py"})
     assert not hits, "\n".join(hits)
 
 

@@ -19,7 +19,7 @@ from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, TOK
 # The map as a grid.  A hand-made table (found by search, then fixed): every pair of adjacent
 # spaces of board.json sits in touching cells (a king's move apart), and the drawing adds a
 # connector for each edge of the graph, so neighbours are exactly the spaces joined by a line.
-# tests/test_cli.py checks the table against ekonos.rules.ADJACENCY.
+# tests/cli/test_commands.py checks the table against ekonos.rules.ADJACENCY.
 
 MAP_LAYOUT: tuple[tuple[int | None, ...], ...] = (
     (None, 1, 8, 12, 18, 26, 25, 32),

@@ -20,7 +20,7 @@ from ekonos import State, save_file
 from ekonos.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from search.bots import LEVELS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLI = ROOT / "cli"
 
 

@@ -21,7 +21,7 @@ from cli.render import (MAP_LAYOUT, MAP_POSITION, map_text, render_state, summar
 from ekonos import State, load_file
 from ekonos.rules import ADJACENCY, COMPANIES, NUM_SPACES, Step
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str):

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel extra not installed: pip install '.[openspiel]'")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "openspiel_peer.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "openspiel_peer.py"
 
 
 def load_script():

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from search.sprt import Sprt
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "pool_sprt.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "pool_sprt.py"
 _spec = importlib.util.spec_from_file_location("pool_sprt", SCRIPT)
 pool_sprt = importlib.util.module_from_spec(_spec)
 sys.modules["pool_sprt"] = pool_sprt            # dataclasses look their module up

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "suite_pairs.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "suite_pairs.py"
 _spec = importlib.util.spec_from_file_location("suite_pairs", SCRIPT)
 suite_pairs = importlib.util.module_from_spec(_spec)
 sys.modules["suite_pairs"] = suite_pairs        # dataclasses look their module up

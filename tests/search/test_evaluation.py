@@ -175,7 +175,7 @@ def test_train_eval_check_prints_a_row_per_cell_and_refuses_a_file_that_is_no_mo
     from pathlib import Path
 
     from click.testing import CliRunner
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "train_eval.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "train_eval.py"
     spec = importlib.util.spec_from_file_location("train_eval", script)
     train_eval = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train_eval)
