@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
+from cli.helptext import example  # noqa: F401 (the commands' epilog, re-exported)
 from ekonos.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from search.bots import LEVELS
 
@@ -30,11 +31,6 @@ SEED = click.IntRange(0, 2**64 - 1)
 PLAYERS = click.IntRange(MIN_PLAYERS, MAX_PLAYERS)
 #: AI strength levels, as many as search.bots.LEVELS has.
 LEVEL = click.IntRange(min(LEVELS), max(LEVELS))
-
-
-def example(*lines: str) -> str:
-    """The --help epilog every ekonos command ends with (\\b keeps the lines as written)."""
-    return "\b\nExample:\n" + "\n".join("  " + line for line in lines)
 
 
 def seed_option(default: int | None = None, help: str | None = None) -> Decorator:

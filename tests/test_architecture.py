@@ -87,6 +87,16 @@ def test_what_plays_never_imports_the_lab_or_learning():
     assert not bad, "\n".join(bad)
 
 
+
+def test_the_web_board_and_the_terminal_share_only_the_presentation():
+    """cli/web and cli/render are two faces of one game: what both show (colours, the map grid,
+    mark signs) lives in cli/presentation.py, and neither imports the other."""
+    faces = {"cli.web": "cli.render", "cli.render": "cli.web"}
+    bad = [f"{rel(p)} imports {name}" for p in sources("*.py")
+           for face, other in faces.items() if module_name(p).startswith(face)
+           for name in imports_of(p) if name == other or name.startswith(other + ".")]
+    assert not bad, "\n".join(bad)
+
 def test_no_import_cycle_between_project_modules():
     modules = {module_name(p): p for p in sources("*.py")}
     graph: dict[str, set[str]] = {}
@@ -140,7 +150,7 @@ def test_private_fields_are_read_only_where_they_are_owned():
     hits = grep(r"\._fields\(", everything(),
                 {"ekonos/state.py", "ekonos/position.py", "ekonos/_core.pyx",
                  # the one test of the private loader itself: it must refuse a damaged struct
-                 "tests/test_hardening_api.py"})
+                 "tests/engine/test_api_argument_checks.py"})
     assert not hits, "\n".join(hits)
 
 

@@ -18,7 +18,7 @@ from search.learn import train
                             "ekonos learn fit s2.npz s4.npz -o models/",
                             "ekonos learn check eval-xxxxxxxxxxxx s4.npz"))
 def learn() -> None:
-    """Train the learned evaluation (the `horizon` and `prior` parameters of `ismcts`):
+    """Train the learned evaluation (the `horizon` parameter of `ismcts`):
     `sample` plays self-play games and keeps their round starts, `fit` fits a model file named
     by its content hash, `check` says how a model reads samples it was not fitted on.  A spec
     uses a model with `model=NAME` (or a path)."""

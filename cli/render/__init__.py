@@ -11,10 +11,10 @@
 Everything reads the state through its typed read API and `Move` values; nothing changes it.
 Players' names are text, never markup.
 """
-from cli.render.board import (CELL, COMPANY_STYLE, GAP, MAP_LAYOUT, MAP_POSITION, card_text, cname,
-                              company_text, growth_table, header_text, map_text, market_table,
-                              played_text, players_table, scorepad, short, spaces_text,
-                              turn_text)
+from cli.presentation import COMPANY_STYLE, MAP_LAYOUT, MAP_POSITION, short
+from cli.render.board import (CELL, GAP, card_text, cname, company_text, growth_table, header_text,
+                              map_text, market_table, played_text, players_table, scorepad,
+                              spaces_text, turn_text)
 from cli.render.compact import companies_block, players_block
 from cli.render.hand import (card_line, card_moves, grow_effect, hand_choices, hand_line,
                              hand_panel, plays_a_card)

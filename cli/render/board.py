@@ -14,44 +14,11 @@ from rich.text import Text
 from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, TOKEN_LIMIT,
                           TOKEN_LIMIT_MIN_PLAYERS, Company, Step)
 
+from cli.presentation import COMPANY_STYLE, MAP_LAYOUT, short
 
-# ---------------------------------------------------------------------------------------------
-# The map as a grid.  A hand-made table (found by search, then fixed): every pair of adjacent
-# spaces of board.json sits in touching cells (a king's move apart), and the drawing adds a
-# connector for each edge of the graph, so neighbours are exactly the spaces joined by a line.
-# tests/test_cli.py checks the table against ekonos.rules.ADJACENCY.
-
-MAP_LAYOUT: tuple[tuple[int | None, ...], ...] = (
-    (None, 1, 8, 12, 18, 26, 25, 32),
-    (None, 2, 9, 13, 19, 27, 34, 33),
-    (3, 10, None, 14, 20, 28, None, None),
-    (None, 4, 15, 21, 22, 29, 35, None),
-    (None, 5, 11, 16, 23, 30, 36, None),
-    (None, None, 6, 7, 17, 24, 31, None),
-)
-
-#: Space number -> (row, column) in MAP_LAYOUT.
-MAP_POSITION: dict[int, tuple[int, int]] = {
-    sp: (r, c) for r, row in enumerate(MAP_LAYOUT) for c, sp in enumerate(row) if sp is not None
-}
-
+# The map is drawn on the grid of cli.presentation.MAP_LAYOUT:
 CELL = 7        # characters per space: "12 Sun!"
 GAP = 2         # characters between two spaces on a row
-
-#: Colour of each company (the printed colours are not known publicly; these are distinct).
-COMPANY_STYLE: dict[str, str] = {
-    "Sunset": "black on dark_orange",
-    "Phoenix": "white on red3",
-    "Panda": "black on grey84",
-    "Crown": "black on gold1",
-    "Hydra": "white on green4",
-    "Gemini": "white on dodger_blue3",
-}
-
-
-def short(company: str) -> str:
-    """Three-letter name (also a valid prefix in the move notation)."""
-    return company[:3]
 
 
 def company_text(company: str | Company, label: str | None = None) -> Text:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from cli.render.board import company_text, short
+from cli.presentation import short
+from cli.render.board import company_text
 from ekonos.rules import MAX_SHARES, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS, Company, Step
 
 YOU_STYLE = "bold green"

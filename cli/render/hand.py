@@ -16,7 +16,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cli.render.board import card_text, company_text, short, spaces_text
+from cli.presentation import short
+from cli.render.board import card_text, company_text, spaces_text
 from ekonos.moves import Move, MoveKind
 from ekonos.rules import DECK, MAX_TILES, Company, Step
 

@@ -7,29 +7,14 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ekonos.errors import EkonosError
-from ekonos.moves import MoveKind
-from ekonos.notation import parse_move
+from cli.presentation import MARK_SIGN, short_move
 
 MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
-MARK_SIGN = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 SEAT_STYLES = ("bold green", "bold magenta", "bold cyan", "bold yellow", "bold blue", "bold red")
 
 
 def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
-
-
-def short_move(text: str) -> str:
-    """A card play without its `play` (`18 place 30`, `4 grow Crown`); other moves as they are."""
-    try:
-        move = parse_move(text)
-    except EkonosError:
-        return text
-    if move.card is None:
-        return text
-    arg = move.company if move.kind is MoveKind.GROW else move.space
-    return f"{move.card} {move.kind} {arg}"
 
 
 def decisions_table(review) -> Table:

@@ -16,29 +16,17 @@ from search.bots import LEVELS
 from search.review import GameReview
 
 from cli.events import Decision
-from cli.render.board import COMPANY_STYLE, MAP_LAYOUT
-from cli.render.review import MARK_SIGN, short_move
-
-#: Fill and text colour of each company on the page (the terminal's COMPANY_STYLE, as CSS).
-COMPANY_COLOURS: dict[str, tuple[str, str]] = {
-    "Sunset": ("#ff8c00", "#000000"),
-    "Phoenix": ("#cd0000", "#ffffff"),
-    "Panda": ("#d7d7d7", "#000000"),
-    "Crown": ("#ffd700", "#000000"),
-    "Hydra": ("#008700", "#ffffff"),
-    "Gemini": ("#1874cd", "#ffffff"),
-}
-assert set(COMPANY_COLOURS) == set(COMPANY_STYLE)
+from cli.presentation import COMPANY_COLOURS, MAP_LAYOUT, MARK_SIGN, short, short_move
 
 
 def layout() -> dict:
-    """The fixed things: the map grid of the terminal (MAP_LAYOUT), the adjacency lines, the
+    """The fixed things: the map grid (MAP_LAYOUT, the terminal's too), the adjacency lines, the
     companies and their colours, the deck, the levels."""
     edges = sorted({(min(a, b), max(a, b)) for a, ns in ADJACENCY.items() for b in ns})
     return {
         "grid": [list(row) for row in MAP_LAYOUT],
         "edges": [list(e) for e in edges],
-        "companies": [{"index": i, "name": n, "initial": n[0], "short": n[:3],
+        "companies": [{"index": i, "name": n, "initial": n[0], "short": short(n),
                        "fill": COMPANY_COLOURS[n][0], "ink": COMPANY_COLOURS[n][1]}
                       for i, n in enumerate(COMPANIES)],
         "deck": {str(c.number): {"top": c.top, "bottom": list(c.bottom)} for c in DECK},

@@ -1,4 +1,4 @@
-"""Issue 9, defect 3: no public method of the engine can crash the process.
+"""Argument checks of the engine API: no public method of the engine can crash the process.
 
 Every method not named `..._unchecked` checks its arguments (IndexError for a seat, space, card,
 company or action that does not exist; ValueError for a value out of range); `apply_unchecked`
@@ -18,7 +18,7 @@ import pytest
 
 from ekonos import State
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_isolated(code: str, timeout: float = 120) -> list[str]:

@@ -1,4 +1,4 @@
-"""Issue 8 item 5, the search's Cython boundary: a failed node allocation raises MemoryError,
+"""The search's Cython boundary: a failed node allocation raises MemoryError,
 the search has one set of parameter defaults (the bot's), its C code names the engine's
 constants, and search/ reads positions through the public API."""
 import re
@@ -10,7 +10,7 @@ from helpers import mid_game
 from ekonos import State
 from search.bots import ISMCTSBot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("budget", [dict(iterations=5000), dict(seconds=30.0)])

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel extra not installed: pip install '.[openspiel]'")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_tiny_run_prints_the_table():

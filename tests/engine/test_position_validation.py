@@ -1,4 +1,4 @@
-"""Issue 9, defect 6: impossible positions are refused, and every position the engine can write
+"""Position validation: impossible positions are refused, and every position the engine can write
 loads again.
 
 The expansion rule checked on `turn.expansion.from` (R13): during an expansion the company

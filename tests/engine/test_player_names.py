@@ -1,4 +1,4 @@
-"""Issue 9, defect 5 (the game layer's part): one validator of player names for every entry.
+"""Player names (the game layer's part): one validator of player names for every entry.
 
 `ekonos.names.check_names` serves `State.new` (hence the CLI's `--name`/`--names`) and position
 files.  Decision: names are *trimmed* (surrounding whitespace removed, the trimmed name kept)

@@ -1,4 +1,4 @@
-"""`ekonos ladder` (issue 10, item 3): the schedule, the ladder file appended run after run, the
+"""`ekonos ladder`: the schedule, the ladder file appended run after run, the
 fit per player count with think times, the picture, and Ctrl-C keeping every finished game."""
 import builtins
 import json
@@ -17,7 +17,7 @@ from search.lab.ladder import (DEFAULT_SPECS, Table, interleave, next_run, parse
                                think_times)
 from search.lab.ladder_fit import Ladder
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHEAP = ["--spec", "random", "--spec", "greedy", "--spec", "ismcts:iterations=20"]
 
 

@@ -1,4 +1,4 @@
-"""Ratings in the arena (issue 10, item 1): Elo with its interval and Plackett-Luce, in the JSON
+"""Ratings in the arena: Elo with its interval and Plackett-Luce, in the JSON
 and the table; the game records carry each seat's think time."""
 import json
 

@@ -27,7 +27,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright (PyPI) is not installed: pip install playwright")
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = next((p for p in (os.environ.get("EKONOS_CHROMIUM"), "/usr/bin/chromium",
                              "/usr/bin/chromium-browser", shutil.which("chromium"))
                  if p and Path(p).is_file()), None)

@@ -12,7 +12,7 @@ from ekonos import EkonosError, State
 from search.analysis import analyse
 from search.bots import ISMCTSBot, make_bot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PARAMS = dict(c=0.7)
 
 

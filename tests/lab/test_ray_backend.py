@@ -1,4 +1,4 @@
-"""`--backend ray` (issue 10, item 6) against a local Ray started here with 2 CPUs: the same
+"""`--backend ray` against a local Ray started here with 2 CPUs: the same
 JSON as the local backend on a fixed seed, an SPRT that stops the same way and cancels what is
 outstanding, and the code shipped to the workers.  Small budgets: a few tiny games."""
 import json

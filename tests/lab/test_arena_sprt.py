@@ -1,6 +1,6 @@
-"""`arena --sprt` (issue 10, item 2): blocks until the LLR crosses a bound, in block order, the
+"""`arena --sprt`: blocks until the LLR crosses a bound, in block order, the
 same decision on any number of workers.  The procedure's error rates are checked by simulation
-in tests/test_sprt.py; here the arena drives it with real (cheap) games."""
+in tests/lab/test_sprt.py; here the arena drives it with real (cheap) games."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""Words (issue 12): the engine's reasons and the game's lines are grammatical for any name,
+"""Wording: the engine's reasons and the game's lines are grammatical for any name,
 including the default "You"; skipped steps are said once; passes are named; AI lines carry no
 empty passes; played cards show what they were; a sale that hands over a presidency warns."""
 from __future__ import annotations

@@ -492,7 +492,7 @@ def test_the_printed_resume_command_runs_as_printed(data_dir):
     lines = r.output.splitlines()
     command = lines[lines.index(next(line for line in lines if "Resume with:" in line)) + 1]
     assert command.endswith(f"play --load {data_dir / 'autosave.json'}")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root), EKONOS_DATA_DIR=str(data_dir))
     done = subprocess.run(command, shell=True, input="quit\n", capture_output=True, text=True,
                           env=env, cwd=data_dir.parent, timeout=120)

@@ -1,4 +1,4 @@
-"""Layouts that fit (issue 12): at 80×24, 100×30, 120×40 and 160×50 the prompt of every step,
+"""Screen layouts that fit: at 80×24, 100×30, 120×40 and 160×50 the prompt of every step,
 for 2 to 6 players, fits the terminal with the prompt line below it (no line wider than the
 terminal, no more lines than it has), and at the card step the map (all 36 spaces, whole), the
 companies' growth and the hand with its decisions are on screen.  `show` uses the same

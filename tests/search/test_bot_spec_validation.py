@@ -14,7 +14,7 @@ from search.analysis import analyse
 from search.bots import ISMCTSBot, SpecError, make_bot, parse_spec
 from search.registry import MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -146,7 +146,7 @@ def test_analyse_with_a_nan_time_returns_at_once_in_a_fresh_process():
 
 def test_think_time_script_refuses_a_bad_spec_in_one_line():
     """`ekonos lab think-time`: a mistyped spec is a usage error (exit 2), not a traceback."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-m", "cli.main", "lab", "think-time", "--positions",
                           "1", "level3", "levle3"], capture_output=True, text=True, cwd=root)
     assert out.returncode == 2

@@ -1,4 +1,4 @@
-"""Sequential halving at the root (`ismcts:root=halving`, issue 11) and the two Searcher
+"""Sequential halving at the root (`ismcts:root=halving`) and the two Searcher
 primitives it drives: `forced` (every iteration takes one root move) and `run(more=True)` (go on
 with the last run's tree)."""
 import math
@@ -10,7 +10,7 @@ from ekonos import State
 from ekonos.rules import Step
 from search.bots import ISMCTSBot, SpecError, make_bot
 from search.halving import run_halving
-from tests.test_search import random_position
+from test_bot_guarantees import random_position
 from helpers import card_positions
 
 

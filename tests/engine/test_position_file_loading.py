@@ -1,4 +1,4 @@
-"""Issue 9, defect 4: a bad file is refused with a PositionError, never a traceback.
+"""Loading position files: a bad file is refused with a PositionError, never a traceback.
 
 Both entry points are checked: `load_file` (what `show`, `apply`, `hint`, `play --load` call)
 and `State.from_json`.  The size cap (MAX_FILE_BYTES, 1 MiB, docs/position-format.md) makes a

@@ -1,4 +1,4 @@
-"""A sale bought back in the same turn (issue 11, idea 6): the engine knows when buying back
+"""A sale bought back in the same turn: the engine knows when buying back
 undoes the sale exactly (EkState.sold, the position file's `turn.undo`), and a bot with
 `plain=1` never plays that pointless line."""
 import random

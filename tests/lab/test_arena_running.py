@@ -1,4 +1,4 @@
-"""Running arenas (issue 10, items 5 and 6): the ordered window over a backend, cancelling,
+"""Running arenas: the ordered window over a backend, cancelling,
 Ctrl-C with the partial result printed, and the progress display."""
 import io
 import json

@@ -1,4 +1,4 @@
-"""Issue 11, idea 5: the `cheat` bot, which sees every hand, to measure what inference about the
+"""The `cheat` bot, which sees every hand, to measure what inference about the
 hidden hands could be worth at most.  It is for measurement only: the arena shows it the whole
 state, no other bot ever gets more than its seat's view, and nothing that plays or advises for a
 person can seat it."""

@@ -1,0 +1,77 @@
+"""How the game looks, shared by the terminal (cli/render) and the web board (cli/web): each
+company's colours and short name, the map as a grid, the review's mark signs and short moves.
+
+One place, so the two faces of the game never disagree; neither imports the other's internals.
+"""
+from __future__ import annotations
+
+from ekonos.errors import EkonosError
+from ekonos.moves import MoveKind
+from ekonos.notation import parse_move
+from ekonos.rules import COMPANIES
+
+# ---------------------------------------------------------------------------------------------
+# The map as a grid.  A hand-made table (found by search, then fixed): every pair of adjacent
+# spaces of board.json sits in touching cells (a king's move apart), and the drawing adds a
+# connector for each edge of the graph, so neighbours are exactly the spaces joined by a line.
+# tests/cli/test_commands.py checks the table against ekonos.rules.ADJACENCY.
+
+MAP_LAYOUT: tuple[tuple[int | None, ...], ...] = (
+    (None, 1, 8, 12, 18, 26, 25, 32),
+    (None, 2, 9, 13, 19, 27, 34, 33),
+    (3, 10, None, 14, 20, 28, None, None),
+    (None, 4, 15, 21, 22, 29, 35, None),
+    (None, 5, 11, 16, 23, 30, 36, None),
+    (None, None, 6, 7, 17, 24, 31, None),
+)
+
+#: Space number -> (row, column) in MAP_LAYOUT.
+MAP_POSITION: dict[int, tuple[int, int]] = {
+    sp: (r, c) for r, row in enumerate(MAP_LAYOUT) for c, sp in enumerate(row) if sp is not None
+}
+
+#: Colour of each company in the terminal, as a rich style (the printed colours are not known
+#: publicly; these are distinct).
+COMPANY_STYLE: dict[str, str] = {
+    "Sunset": "black on dark_orange",
+    "Phoenix": "white on red3",
+    "Panda": "black on grey84",
+    "Crown": "black on gold1",
+    "Hydra": "white on green4",
+    "Gemini": "white on dodger_blue3",
+}
+
+#: Fill and text colour of each company on the page (COMPANY_STYLE, as CSS).
+COMPANY_COLOURS: dict[str, tuple[str, str]] = {
+    "Sunset": ("#ff8c00", "#000000"),
+    "Phoenix": ("#cd0000", "#ffffff"),
+    "Panda": ("#d7d7d7", "#000000"),
+    "Crown": ("#ffd700", "#000000"),
+    "Hydra": ("#008700", "#ffffff"),
+    "Gemini": ("#1874cd", "#ffffff"),
+}
+assert set(COMPANY_COLOURS) == set(COMPANY_STYLE) == {str(c) for c in COMPANIES}
+
+
+def short(company: str) -> str:
+    """Three-letter name (also a valid prefix in the move notation)."""
+    return company[:3]
+
+
+# ---------------------------------------------------------------------------------------------
+# The review's marks and moves.
+
+#: The sign after a reviewed move, by mark (chess's annotation signs).
+MARK_SIGN = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def short_move(text: str) -> str:
+    """A card play without its `play` (`18 place 30`, `4 grow Crown`); other moves as they are."""
+    try:
+        move = parse_move(text)
+    except EkonosError:
+        return text
+    if move.card is None:
+        return text
+    arg = move.company if move.kind is MoveKind.GROW else move.space
+    return f"{move.card} {move.kind} {arg}"
