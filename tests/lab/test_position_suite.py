@@ -17,6 +17,7 @@ from cli.main import main
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import PLAYER_TABLE, Step
+from search import evaluation
 from search.bots import BASELINE, parse_params
 from search.lab.suite import (BuildParams, Suite, build_suite, fill_references, load_suite,
                               new_suite, pool, quotas, reference_of, resume_suite,
@@ -210,7 +211,8 @@ def test_another_judge_scores_the_same_positions():
     plain = tiny(positions=4, seeds=1)
     judged = tiny(positions=4, seeds=1, reference="level4")
     assert plain.reference == BASELINE
-    assert judged.reference == "ismcts:iterations=400,c=0.3,horizon=1,plain=1,root=halving"
+    assert judged.reference == ("ismcts:iterations=400,c=0.3,horizon=1,plain=1,root=halving,"
+                                f"model={evaluation.SHIPPED}")
     a, b = new_suite(plain), new_suite(judged)
     assert [p["position"] for p in a.positions] == [p["position"] for p in b.positions]
     fill_references(a), fill_references(b)
@@ -302,7 +304,7 @@ def test_build_with_another_judge_by_command(tmp_path):
             "--reference", "level4", "-q")
     assert r.exit_code == 0, r.output
     built = load_suite(path)
-    judge = "ismcts:iterations=200,c=0.3,horizon=1,plain=1,root=halving"
+    judge = f"ismcts:iterations=200,c=0.3,horizon=1,plain=1,root=halving,model={evaluation.SHIPPED}"
     assert built.params.reference == judge and len(built.complete()) == 2
     assert built.command.endswith(f"--seeds 1 --reference {judge} --positions 2 -p 2 --seed 0")
     assert run("suite", "build", "-o", path, "--resume", "-r", "level4", "-q").exit_code == 0

@@ -17,7 +17,7 @@ from search import evaluation
 from search._ismcts import EVAL_FEATURES_HASH
 from search.evaluation import ModelError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def features_hash_of_source() -> str:
