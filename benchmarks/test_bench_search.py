@@ -1,6 +1,6 @@
 """Search speed: ismcts iterations/s and simulated decisions/s from the 4-player opening.
 
-Floor (issue 3): 10,000 iterations per second on one core.  The all-cores case runs one tree
+Floor: 10,000 iterations per second on one core.  The all-cores case runs one tree
 per core (root parallelism, the search releases the GIL).
 """
 import os

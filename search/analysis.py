@@ -11,7 +11,7 @@ from ekonos.notation import action_text
 from ekonos.rules import Step
 from search.bots import LEVELS, ISMCTSBot, parse_spec
 
-#: The budget of a hint without one: 30 000 iterations (level 4's until issue 11 redefined it);
+#: The budget of a hint without one: 30 000 iterations (level 4's before the levels were redefined);
 #: `ekonos hint` takes its level's budget instead when that is more.
 DEFAULT_ITERATIONS = 30_000
 MAX_LINE = 1000     # decisions of an expected continuation

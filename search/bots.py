@@ -285,7 +285,7 @@ class ISMCTSBot(Bot):
 class CheatBot(ISMCTSBot):
     """ISMCTS shown every hand, for measurement only (arena and ladder): what knowing them is worth.
 
-    The upper bound of what inference about the hidden hands could give (issue 11, idea 5).
+    The upper bound of what inference about the hidden hands could give (docs/strength.md).
     The arena and the ladder hand it the whole state (`sees_all`); play, hint, review and serve
     take levels, never specs, so they never seat it.  Same parameters as `ismcts`; its search
     deals only the cards of later rounds."""

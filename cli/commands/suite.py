@@ -1,4 +1,4 @@
-"""`ekonos suite build|run`: the position suite of issue 11 (search/lab/suite.py builds it,
+"""`ekonos suite build|run`: the position suite (search/lab/suite.py builds it,
 search/lab/suite_score.py scores bots on it); this module only reads options and prints."""
 from __future__ import annotations
 

@@ -185,7 +185,7 @@ def _check_agree(st: State, ref: Ref) -> None:
     assert st.count_legal() == len(engine)
     assert sorted(st.legal_moves.texts()) == sorted(ref.legal()), st.to_json()
     assert key_of_position(st.to_dict()) == ref.public_key()
-    # every position the engine reaches, a file can hold (issue 9: `apply` writes, `show` reads)
+    # every position the engine reaches, a file can hold (`apply` writes, `show` reads)
     assert State.from_dict(st.to_dict()) == st
 
 
