@@ -1,5 +1,5 @@
-# The Ekonos rules engine, C level.  Every rule of RULES.md that moves pieces lives here, once.
-# Rule ids in comments point to RULES.md / docs/rules.md.  The contract is `_core.pxd`.
+# The Ekonos rules engine, C level.  Every rule of docs/rules.md that moves pieces lives here, once.
+# Rule ids in comments point to docs/rules.md.  The contract is `_core.pxd`.
 
 from libc.string cimport memset, memcmp, memcpy
 from libc.stdint cimport uint64_t, int8_t, int32_t, uint8_t

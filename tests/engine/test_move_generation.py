@@ -1,6 +1,6 @@
 """Legal move generation: golden counts derived by hand, an independent reference generator
-(tests/reference.py, written from RULES.md) checked against the engine on thousands of positions,
-and perft counts.
+(tests/reference.py, written from docs/rules.md) checked against the engine on thousands of
+positions, and perft counts.
 
 Standard: no expected number here is copied from the engine.  Each golden count is derived from
 the rules in the comment above it; the engine and the reference must both reproduce it.
