@@ -19,9 +19,14 @@ def opening():
     return s.view(s.to_move)
 
 
-@pytest.mark.parametrize("policy", ["light", "random"])
-def test_ismcts_one_core(benchmark, opening, policy):
-    searcher = ISMCTSBot(policy=policy).searcher()
+#: The plain search (playouts to the end, as the floor was set on) and the default one (the learned
+#: evaluation after one round); the random playout policy left the search with its other losers.
+SEARCHES = {"plain": dict(c=0.7, horizon=0, plain=0), "default": {}}
+
+
+@pytest.mark.parametrize("search", sorted(SEARCHES))
+def test_ismcts_one_core(benchmark, opening, search):
+    searcher = ISMCTSBot(**SEARCHES[search]).searcher()
     benchmark(searcher.run, opening, opening.to_move, iterations=ITERATIONS, seed=1)
     median = benchmark.stats.stats.median
     benchmark.extra_info["iterations_per_second"] = round(ITERATIONS / median)

@@ -30,7 +30,7 @@ def midgame(tmp_path: Path, players=3, seed=6, decisions=25) -> Path:
     return path
 
 
-@pytest.mark.parametrize("level", [None, 1, 4])    # the default (3), the plain search, cut=leaf
+@pytest.mark.parametrize("level", [None, 1, 4])    # the default (3), the plain search, level 4
 def test_r21_hint_json_identical_with_hidden_hands_removed(tmp_path, level):
     full = midgame(tmp_path)
     data = json.loads(full.read_text())
