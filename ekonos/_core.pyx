@@ -503,7 +503,8 @@ cdef void buy(EkState* s, int p, int c) noexcept nogil:
 
 
 cdef void end_turn(EkState* s) noexcept nogil:
-    """R5: next seat clockwise with cards; R19: the game ends after the last round; R6: next start."""
+    """R5: next seat clockwise with cards; R19: the game ends after the last round; R6: next
+    start."""
     cdef int p = s.turn_player, n = s.nplayers, i, q
     for i in range(1, n + 1):
         q = (p + i) % n

@@ -37,7 +37,8 @@ def level_params(level: int) -> dict:
     budget included: the search a hint at that level runs, from `ekonos hint --level` or in
     the game.  An unknown level is an EkonosError."""
     if level not in LEVELS:
-        raise EkonosError(f"there is no level {level!r}: the levels are {min(LEVELS)}-{max(LEVELS)}")
+        raise EkonosError(f"there is no level {level!r}: "
+                          f"the levels are {min(LEVELS)}-{max(LEVELS)}")
     return parse_spec(LEVELS[level])[1]
 
 

@@ -218,7 +218,8 @@ def test_new(options, seed, variant, existing):
 
 
 # ---------------------------------------------------------------------------------------------
-# Reproductions of inputs that once broke a command, always tried (random generation may miss one on a given run)
+# Reproductions of inputs that once broke a command, always tried (random generation may miss
+# one on a given run)
 
 def _game(**change) -> str:
     """`ekonos new -p 3 --seed 42` with fields changed (dotted paths: "players.2.name")."""
