@@ -1,4 +1,4 @@
-"""First paint of the web board, as the browser reports it (issue 13: under 300 ms locally).
+"""First paint of the web board, as the browser reports it (target: under 300 ms locally).
 
 Starts `ekonos serve` (level 1, 1 AI, a fixed seed, its own data folder) on a free loopback
 port, then opens the printed link in the system's Chromium (Playwright) again and again:

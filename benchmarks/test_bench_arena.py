@@ -1,4 +1,4 @@
-"""The arena's own overhead per game, the bots' thinking excluded (issue 10): target < 1 ms.
+"""The arena's own overhead per game, the bots' thinking excluded: target < 1 ms.
 
 Every game record carries each seat's think time, measured around `choose` in the game loop.
 The overhead of a game is its wall time minus that think time: dealing, building the bots from

@@ -1,6 +1,6 @@
 """Engine speed: full uniformly random games from the opening, C-level loop, one core.
 
-Floor (issue 2): 20,000 four-player games per second.  games/s = GAMES / median seconds;
+Floor: 20,000 four-player games per second.  games/s = GAMES / median seconds;
 decisions/s is printed in `extra_info` from the decisions the kernel reports.
 """
 import pytest

@@ -1,7 +1,7 @@
 """Game review speed: a whole 4-player game, every seat, with the default budget of
 `ekonos review` (search.review.DEFAULT_ITERATIONS a decision, 2 threads).
 
-Target (issue 12): at most 60 s on this project's 2-core machine.  The game is played once by
+Target: at most 60 s on this project's 2-core machine.  The game is played once by
 level-2 AIs at every seat (fixed seed), outside the timing; the review is the measured part.
 Run alone: `.venv/bin/python -m pytest benchmarks/test_bench_review.py --benchmark-only`.
 """

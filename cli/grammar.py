@@ -6,8 +6,8 @@ Accepted (documented in the in-game `help` and README "How to play"):
 * a number N (or `#N`): the N-th decision of `legal_list` (the numbers the person sees: at
   the card step only the growths carry one, places and protects are typed with their space);
 * `h1`, `h2`, ...: the row of the last hint with that label (`hints`, given by the caller);
-* a move in the notation of POSITION.md (`play 7 place 12`, `sell Crown`, `pass`, ...), any
-  case, companies by a prefix of at least 3 letters;
+* a move in the notation of docs/position-format.md (`play 7 place 12`, `sell Crown`, `pass`,
+  ...), any case, companies by a prefix of at least 3 letters;
 * short forms, per step:
     card:          [play] CARD VERB ARG    CARD = a card number in the hand, or `#k` for the
                                            k-th card of the hand (`2` also means the 2nd card

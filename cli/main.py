@@ -1,8 +1,9 @@
 """The `ekonos` command line: the group, and the commands registered on it.
 
-Commands live one family per module (`cli/commands/`: positions = new, show, apply; hint;
-arena; and `play`); bad input is reported by the group class (`cli.errors.EkonosGroup`); the
-options they share are declared once (`cli.options`).  This module is imported by none of them.
+Commands live one family per module (`cli/commands/`: positions = new, show, apply; play;
+hint; review; serve; arena; ladder; suite; lab; learn; ...); bad input is reported by the group
+class (`cli.errors.EkonosGroup`); the options they share are declared once (`cli.options`).
+This module is imported by none of them.
 
 The commands are loaded lazily (click's LazyGroup pattern): `COMMANDS` names each command's
 module and its short help, so `ekonos --help` imports no command (hence neither `search` nor

@@ -6,9 +6,9 @@
 `human` is the person's seat, `level` the AI's, `ai_seed` seeds every AI decision (so a resumed
 game continues exactly as it would have), `start` the position the decisions in `moves` (canonical
 notation) are played from, and `ply0` the number of decisions made before `start`.  The field is
-an addition the position format allows (POSITION.md): other programs read the position and
-ignore it.  This module writes it and reads it back (`read_record`), also from a plain position
-file without it; no terminal, no files (cli/storage.py reads and writes those).
+an addition the position format allows (docs/position-format.md): other programs read the
+position and ignore it.  This module writes it and reads it back (`read_record`), also from a
+plain position file without it; no terminal, no files (cli/storage.py reads and writes those).
 """
 from __future__ import annotations
 

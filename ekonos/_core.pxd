@@ -1,7 +1,8 @@
 # The C-level contract of the Ekonos engine.  `search/` cimports this; Python code uses the
 # `CoreState` wrapper (or the friendlier `ekonos.State`).
 #
-# Conventions: companies, spaces, cards and seats are 0-based here (card n of RULES.md is bit n-1).
+# Conventions: companies, spaces, cards and seats are 0-based here (card n of
+# docs/rules.md is bit n-1).
 # Bit helpers shared with search/ are in `_bits.pxd`.
 #
 # Every function below is nogil/noexcept and allocates nothing: a state is a fixed-size struct and a

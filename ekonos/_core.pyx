@@ -1,5 +1,5 @@
-# The Ekonos rules engine, C level.  Every rule of RULES.md that moves pieces lives here, once.
-# Rule ids in comments point to RULES.md / docs/rules.md.  The contract is `_core.pxd`.
+# The Ekonos rules engine, C level.  Every rule of docs/rules.md that moves pieces lives here, once.
+# Rule ids in comments point to docs/rules.md.  The contract is `_core.pxd`.
 
 from libc.string cimport memset, memcmp, memcpy
 from libc.stdint cimport uint64_t, int8_t, int32_t, uint8_t
@@ -503,7 +503,8 @@ cdef void buy(EkState* s, int p, int c) noexcept nogil:
 
 
 cdef void end_turn(EkState* s) noexcept nogil:
-    """R5: next seat clockwise with cards; R19: the game ends after the last round; R6: next start."""
+    """R5: next seat clockwise with cards; R19: the game ends after the last round; R6: next
+    start."""
     cdef int p = s.turn_player, n = s.nplayers, i, q
     for i in range(1, n + 1):
         q = (p + i) % n

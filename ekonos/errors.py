@@ -17,7 +17,7 @@ class MoveError(EkonosError):
 
 
 class InvalidMoveError(MoveError):
-    """The text is not a move in the notation of POSITION.md (or is ambiguous)."""
+    """The text is not a move in the notation of docs/position-format.md (or is ambiguous)."""
 
 
 class IllegalMoveError(MoveError):

@@ -7,8 +7,8 @@ actions (a fixed table, `ekonos/_core.pxd`).  The two convert both ways and roun
 >>> str(m), m.card, m.space
 ('play 7 place 12', 7, 12)
 
-Text is the notation of POSITION.md: `ekonos.notation.parse_move(text)` (or, checked against a
-position, `State.parse_move(text)`) reads it; nothing else reads notation text.
+Text is the notation of docs/position-format.md: `ekonos.notation.parse_move(text)` (or,
+checked against a position, `State.parse_move(text)`) reads it; nothing else reads notation text.
 Whether a move is legal is a question for a position: `State.why_illegal(move)`.
 """
 from __future__ import annotations
@@ -96,7 +96,7 @@ class Move:
         return None if self.card is None else Company(DECK[self.card - 1].top)
 
     def __str__(self) -> str:
-        """Canonical notation (POSITION.md): `play 7 place 12`, `sell Crown`, `pass`, ..."""
+        """Canonical notation (docs/position-format.md): `play 7 place 12`, `sell Crown`, ..."""
         k = self.kind.value
         if self.step is Step.CARD:
             arg = COMPANIES[self.company] if self.kind is MoveKind.GROW else self.space

@@ -1,4 +1,5 @@
-"""Move notation of POSITION.md: integer actions <-> canonical text, and a forgiving parser.
+"""Move notation of docs/position-format.md: integer actions <-> canonical text, and a
+forgiving parser.
 
 Canonical text is what the program prints (full company names).  The parser accepts any case,
 company prefixes of at least 3 letters, players by seat or name, and `pass` for whichever of

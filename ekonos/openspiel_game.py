@@ -20,7 +20,7 @@ Model (docs/openspiel.md says more):
   paid by the engine when the round begins (R4), before the cards are dealt.
 * Decisions are the engine's fixed integer actions (``num_distinct_actions = 2759``,
   `ekonos._core.ACTIONS`).  Steps with a single legal decision are played by the engine and never
-  appear as OpenSpiel moves (POSITION.md).
+  appear as OpenSpiel moves (docs/position-format.md).
 * Information (R21): the information-state string of a seat is its perfect-recall history: the
   start player, per round the cards dealt to it, and every decision of every seat (all decisions
   are public).  The observation string is the current position as the seat sees it: the public

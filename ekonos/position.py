@@ -1,4 +1,5 @@
-"""Positions as data (POSITION.md, format version 1): a state to the file's dict and back.
+"""Positions as data (docs/position-format.md, format version 1): a state to the file's dict
+and back.
 
 `state_from_dict` checks the contract and that the state is possible; every refusal is a
 PositionError naming the field and the reason.  Reading and writing files (size cap, JSON
@@ -416,7 +417,8 @@ def state_from_dict(cls, data):
     st._set_fields(fields)
     st._init_python(names, seed)
     forced = st.forced_action()
-    if forced is not None:  # the engine plays a step with one decision at once (POSITION.md)
+    # the engine plays a step with one decision at once (docs/position-format.md)
+    if forced is not None:
         raise PositionError("step", f"the only legal decision here is "
                             f"'{Move.from_action(forced)}', which the engine plays by itself: "
                             f"no game waits at this {step_name} step")

@@ -1,4 +1,4 @@
-"""The fixed facts of Ekonos (RULES.md): companies, deck, per-player-count table, board graph.
+"""The fixed facts of Ekonos (docs/rules.md): companies, deck, per-player-count table, board graph.
 
 This module is the single source of the rules' data.  The Cython core (`ekonos._core`) reads it
 once at import time to fill its C tables; the Python layer (notation, position files, the CLI)
@@ -84,7 +84,7 @@ def _build_deck() -> tuple[Card, ...]:
     return tuple(cards)
 
 
-#: The 36 action cards, DECK[n - 1] is card n (the table of RULES.md R1).
+#: The 36 action cards, DECK[n - 1] is card n (the table of docs/rules.md R1).
 DECK: tuple[Card, ...] = _build_deck()
 
 

@@ -11,7 +11,7 @@ from ekonos.notation import action_text
 from ekonos.rules import Step
 from search.bots import LEVELS, ISMCTSBot, parse_spec
 
-#: The budget of a hint without one: 30 000 iterations (level 4's until issue 11 redefined it);
+#: The budget of a hint without one: 30 000 iterations (level 4's before the levels were redefined);
 #: `ekonos hint` takes its level's budget instead when that is more.
 DEFAULT_ITERATIONS = 30_000
 MAX_LINE = 1000     # decisions of an expected continuation
@@ -37,7 +37,8 @@ def level_params(level: int) -> dict:
     budget included: the search a hint at that level runs, from `ekonos hint --level` or in
     the game.  An unknown level is an EkonosError."""
     if level not in LEVELS:
-        raise EkonosError(f"there is no level {level!r}: the levels are {min(LEVELS)}-{max(LEVELS)}")
+        raise EkonosError(f"there is no level {level!r}: "
+                          f"the levels are {min(LEVELS)}-{max(LEVELS)}")
     return parse_spec(LEVELS[level])[1]
 
 

@@ -285,7 +285,7 @@ class ISMCTSBot(Bot):
 class CheatBot(ISMCTSBot):
     """ISMCTS shown every hand, for measurement only (arena and ladder): what knowing them is worth.
 
-    The upper bound of what inference about the hidden hands could give (issue 11, idea 5).
+    The upper bound of what inference about the hidden hands could give (docs/strength.md).
     The arena and the ladder hand it the whole state (`sees_all`); play, hint, review and serve
     take levels, never specs, so they never seat it.  Same parameters as `ismcts`; its search
     deals only the cards of later rounds."""
@@ -322,8 +322,8 @@ retire_level(5, "not measurably stronger than level 4 at four times its think ti
 
 #: The frozen references.  Every parameter is written out, so a later change of a default never
 #: reaches them; a later search change is a new parameter, and its old value must be added here
-#: (tests/search/test_baseline_spec.py pins the moves of both).  Never edit these lines: measure a new
-#: configuration against them instead.
+#: (tests/search/test_baseline_spec.py pins the moves of both).  Never edit these lines: measure
+#: a new configuration against them instead.
 #: `baseline`: level 3 as it was when the Elo ladder started (plain search, 10 000 iterations).
 BASELINE = define_named("baseline", "ismcts", iterations=10000, c=0.7, workers=1, horizon=0,
                         plain=0, root="uct")

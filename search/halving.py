@@ -1,4 +1,4 @@
-"""Sequential halving at the root of the search (`ismcts:root=halving`, issue 11).
+"""Sequential halving at the root of the search (`ismcts:root=halving`).
 
 UCB at the root spends its visits to play well *during* the search (cumulative regret), but the
 root only has to *name* the best move at the end (simple regret).  Where a move needs its own

@@ -1,4 +1,4 @@
-"""Helpers shared by the tests: hand-written positions in the POSITION.md format, random play."""
+"""Helpers shared by the tests: hand-written positions (docs/position-format.md), random play."""
 from __future__ import annotations
 
 import copy
@@ -16,7 +16,7 @@ def position(n: int = 3, *, hands=None, coins=None, round: int = 1, start: int =
              step: str = "card", to_move=None, board=None, growth=None, shares=None,
              president=None, discard=(), turn=None, variant: str = "rulebook", names=None,
              seed=None) -> dict:
-    """A position dict (POSITION.md, version 1) with sensible defaults.
+    """A position dict (docs/position-format.md, version 1) with sensible defaults.
 
     hands: {seat: [cards]} for the known hands; every other hand is unknown (`null`) with the
     size that `start` and the number of cards in `discard` imply (R5).

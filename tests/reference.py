@@ -1,11 +1,11 @@
 """An independent, deliberately slow reference model of the Ekonos rules, for differential tests.
 
-Written from RULES.md and POSITION.md only: it imports nothing from `ekonos` (the deck and the
-per-player-count table are typed in again from RULES.md; the map graph is read from the data
-file board.json, which RULES.md names as the map's definition).  It works on plain Python data
-and speaks the POSITION.md formats: it reads a position dict and answers legal decisions as
-canonical move texts.  Nothing here is optimised: clarity over speed, so that a reader can check
-each line against the rule it cites.
+Written from docs/rules.md and docs/position-format.md only: it imports nothing from `ekonos`
+(the deck and the per-player-count table are typed in again from docs/rules.md; the map graph is
+read from the data file board.json, which docs/rules.md names as the map's definition).  It works
+on plain Python data and speaks the formats of docs/position-format.md: it reads a position dict
+and answers legal decisions as canonical move texts.  Nothing here is optimised: clarity over
+speed, so that a reader can check each line against the rule it cites.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 COMPANIES = ("Sunset", "Phoenix", "Panda", "Crown", "Hydra", "Gemini")
 
-# RULES.md R1, the deck table typed in by hand: card number -> (top, (bottom, bottom)).
+# docs/rules.md R1, the deck table typed in by hand: card number -> (top, (bottom, bottom)).
 DECK = {
     1: ("Sunset", ("Panda", "Crown")), 2: ("Sunset", ("Panda", "Hydra")),
     3: ("Sunset", ("Panda", "Gemini")), 4: ("Sunset", ("Crown", "Hydra")),
@@ -37,7 +37,7 @@ DECK = {
     35: ("Gemini", ("Panda", "Hydra")), 36: ("Gemini", ("Crown", "Hydra")),
 }
 
-# RULES.md R2: players -> (cards per hand, coins per round, rounds).
+# docs/rules.md R2: players -> (cards per hand, coins per round, rounds).
 TABLE = {2: (6, 12, 6), 3: (6, 12, 4), 4: (6, 12, 3), 5: (5, 10, 3), 6: (6, 12, 2)}
 
 MAX_TILES = 10       # R9, R13
@@ -123,7 +123,7 @@ class Ref:
         p = self.president[company]
         return self.turn["player"] if p is None else p
 
-    # -- legal decisions (canonical texts of POSITION.md) -----------------------------------------
+    # -- legal decisions (canonical texts of docs/position-format.md) ----------------------------
     def legal(self) -> list[str]:
         out: list[str] = []
         if self.step == "card":
@@ -174,7 +174,7 @@ class Ref:
         r._apply(text, deal)
         while r.step != "over":
             moves = r.legal()
-            if len(moves) != 1:       # POSITION.md: a single legal decision is taken at once
+            if len(moves) != 1:       # a single legal decision is taken at once (position format)
                 break
             r._apply(moves[0], deal)
         return r

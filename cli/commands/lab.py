@@ -58,7 +58,7 @@ def pool_sprt_cmd(runs, specs: tuple[str, ...]) -> None:
 
 @lab.command("think-time", epilog=example(
     "ekonos lab think-time level3 baseline",
-    "ekonos lab think-time \"ismcts:iterations=10000,group=2\" baseline --positions 80"))
+    "ekonos lab think-time \"ismcts:iterations=10000,root=uct\" linear --positions 80"))
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--positions", "-n", type=click.IntRange(1), default=40, show_default=True,
               help="Decisions timed (each spec decides each one).")

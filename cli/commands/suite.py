@@ -1,4 +1,4 @@
-"""`ekonos suite build|run`: the position suite of issue 11 (search/lab/suite.py builds it,
+"""`ekonos suite build|run`: the position suite (search/lab/suite.py builds it,
 search/lab/suite_score.py scores bots on it); this module only reads options and prints."""
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
 @suite.command(epilog=example("ekonos suite run -f benchmarks/suite.json --bot level3 "
                               "--bot baseline",
                               "ekonos suite run -f benchmarks/suite.json --bot "
-                              "ismcts:iterations=3000,group=2 --json > result.json"))
+                              "ismcts:iterations=3000,root=uct --json > result.json"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
               required=True, metavar="SUITE",
               help="The suite file (`ekonos suite build` makes one; a checkout of the "

@@ -68,7 +68,7 @@ def summarize_moves(moves: Iterable[Move | str], max_groups: int = 8) -> str:
 
 def summary_dict(state) -> dict:
     """What `ekonos show --json` prints: the position's key facts for a program.  `board` and
-    `turn` are the position file's own objects (POSITION.md)."""
+    `turn` are the position file's own objects (docs/position-format.md)."""
     d = state.to_dict()
     seat = state.to_move
     return {

@@ -1,4 +1,4 @@
-"""The position suite (issue 11): positions from varied games, each with reference values of
+"""The position suite: positions from varied games, each with reference values of
 every move from a long search of the seat's view.  Scoring a bot on it is
 `search/lab/suite_score.py`.
 

@@ -7,7 +7,7 @@ games (fixed seeds), takes every real decision (more than one legal move) of a s
 and times each spec's `choose` on the seat's view, the specs alternating position by position
 so that a drift of the shared machine weighs on all alike.
 
-    ekonos lab think-time "ismcts:iterations=10000,group=2,pick=tree" baseline
+    ekonos lab think-time "ismcts:iterations=75000,root=uct" linear
 
 prints per spec the median and 95th percentile of seconds per decision, and the ratio of the
 medians to the first spec's.

@@ -1,6 +1,6 @@
 """`cli.session.GameSession` with no terminal: whole games with a scripted person and AI at
 level 1, undo/redo on the engine's stack, autosave and resume, events with reason lines, the AI
-deciding from its view only, the record's format, and the save-file refusals (issue 9, defect 8).
+deciding from its view only, the record's format, and the save-file refusals.
 """
 from __future__ import annotations
 
@@ -335,7 +335,7 @@ def test_hint_gives_legal_decisions_of_the_person():
 
 
 # ---------------------------------------------------------------------------------------------
-# saving to a file the person names (issue 9, defect 8)
+# saving to a file the person names: never over a loaded file without a yes
 
 def test_save_never_replaces_a_file_without_overwrite(tmp_path):
     s = GameSession.new(ai=1, level=1, seed=1)
@@ -384,7 +384,7 @@ def test_an_autosave_folder_that_cannot_be_written_is_reported(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# words: grammatical for any name, including the default "You" (issue 12)
+# words: grammatical for any name, including the default "You"
 
 _WRONG = re.compile(r"\byou (has|holds|presides|becomes|decides|keeps|gains|loses)\b"
                     r"|\byou's\b|(?<![\d.])1 (coins|shares|cards|growth actions)\b", re.I)
@@ -447,7 +447,7 @@ def test_an_autosave_that_starts_failing_is_reported_once_then_recovers(tmp_path
 
 
 # ---------------------------------------------------------------------------------------------
-# hints by label (issue 12)
+# hints by label
 
 def test_hint_rows_are_best_first_by_win_share_and_playable_by_label():
     s = GameSession.new(ai=2, level=1, seed=21, seat=0)

@@ -30,7 +30,7 @@ def midgame(tmp_path: Path, players=3, seed=6, decisions=25) -> Path:
     return path
 
 
-@pytest.mark.parametrize("level", [None, 1, 4])    # the default (3), the plain search, cut=leaf
+@pytest.mark.parametrize("level", [None, 1, 4])    # the default (3), the plain search, level 4
 def test_r21_hint_json_identical_with_hidden_hands_removed(tmp_path, level):
     full = midgame(tmp_path)
     data = json.loads(full.read_text())
@@ -195,7 +195,7 @@ def test_hint_prints_a_markup_like_name_literally(tmp_path):
 
 @pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "1e400", "0", "-1"])
 def test_hint_time_must_be_a_positive_finite_number(tmp_path, value):
-    """Issue 9 defect 2: `--time nan` (and inf) used to pass click's FloatRange and never
+    """`--time nan` (and inf) used to pass click's FloatRange and never
     return; now every non-finite or non-positive budget is one usage-error line."""
     path = midgame(tmp_path)
     before = path.read_bytes()

@@ -32,7 +32,7 @@ def run_isolated(code: str, timeout: float = 120) -> list[str]:
     return proc.stdout.splitlines()
 
 
-# The reproductions of issue 9 (defect 3) and the rest of the API with odd arguments: each must
+# Calls that once read outside the state, and the rest of the API with odd arguments: each must
 # raise one of the listed exceptions, in a process that survives them all.
 CALLS = [
     # (expression on `st` = State.new(3, seed=5), accepted exception names)

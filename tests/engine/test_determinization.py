@@ -1,4 +1,4 @@
-"""Determinization (CoreState.determinize) and State.view (RULES.md R21, DESIGN.md).
+"""Determinization (CoreState.determinize) and State.view (docs/rules.md R21).
 
 A determinization re-deals the hands the observer cannot see.  It must never change what the
 observer sees, must not depend on the hidden truth, and must deal the unseen cards uniformly:

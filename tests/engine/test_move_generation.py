@@ -1,6 +1,6 @@
 """Legal move generation: golden counts derived by hand, an independent reference generator
-(tests/reference.py, written from RULES.md) checked against the engine on thousands of positions,
-and perft counts.
+(tests/reference.py, written from docs/rules.md) checked against the engine on thousands of
+positions, and perft counts.
 
 Standard: no expected number here is copied from the engine.  Each golden count is derived from
 the rules in the comment above it; the engine and the reference must both reproduce it.
@@ -185,7 +185,7 @@ def _check_agree(st: State, ref: Ref) -> None:
     assert st.count_legal() == len(engine)
     assert sorted(st.legal_moves.texts()) == sorted(ref.legal()), st.to_json()
     assert key_of_position(st.to_dict()) == ref.public_key()
-    # every position the engine reaches, a file can hold (issue 9: `apply` writes, `show` reads)
+    # every position the engine reaches, a file can hold (`apply` writes, `show` reads)
     assert State.from_dict(st.to_dict()) == st
 
 

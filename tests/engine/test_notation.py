@@ -1,4 +1,5 @@
-"""Move notation (POSITION.md): canonical text round trips, forgiving input, clear refusals."""
+"""Move notation (docs/position-format.md): canonical text round trips, forgiving input, clear
+refusals."""
 from __future__ import annotations
 
 import random
@@ -19,7 +20,7 @@ NAMES = ["Anna", "Bruno", "Chiara", "David", "Elena", "Felix"]
 
 
 def test_canonical_texts_of_position_md():
-    # the table of POSITION.md, read from the rules: card 7 is Phoenix / Sunset + Crown
+    # the table of docs/position-format.md, read from the rules: card 7 is Phoenix / Sunset + Crown
     examples = {
         "play 7 place 12": "card", "play 7 protect 12": "card", "play 7 grow Crown": "card",
         "expand": "expand-choice", "wait": "expand-choice", "place 14": "expand",

@@ -1,5 +1,5 @@
-"""Position files (POSITION.md): the documented example loads; every impossible state or broken
-contract is refused with a PositionError naming the field."""
+"""Position files (docs/position-format.md): the documented example loads; every impossible
+state or broken contract is refused with a PositionError naming the field."""
 from __future__ import annotations
 
 import copy
@@ -11,7 +11,7 @@ from reference import Ref
 
 from ekonos import PositionError, State, load_file, save_file
 
-# The example of POSITION.md, verbatim.
+# The example of docs/position-format.md, verbatim.
 EXAMPLE = """
 {
   "format": "ekonos-position",

@@ -45,7 +45,7 @@ def test_only_canonical_board_keys(key):
 
 
 def test_aliases_of_one_space_are_refused():
-    """The issue's reproduction: three companies on space 1 through three spellings."""
+    """A reproduced defect: three companies on space 1 through three spellings."""
     d = card_position()
     d["board"] = {"1": "Sunset", "01": "Crown", "001": "Hydra"}
     refused(d, "board", '"01"')
@@ -89,7 +89,7 @@ def test_sold_is_false_while_the_growth_is_resolved(step):
 
 
 def test_stop_from_a_loaded_expansion_writes_a_file_that_loads():
-    """The issue's reproduction: `apply x.json stop -o x.json` wrote a file `show` refused."""
+    """A reproduced defect: `apply x.json stop -o x.json` wrote a file `show` refused."""
     st = State.from_json(json.dumps(expansion(CROWN_1_8, [1, 8], 3)))
     st.push_text("stop")
     assert st.step_name == "sell"

@@ -1,8 +1,8 @@
 """The typed read API of `State`, the engine's reason codes and `Move` values.
 
-The read API is checked against the position file (`to_dict`, the contract of POSITION.md) on
-positions at every step of random games; the reason codes against the move generator on every
-action of the table; moves against the action table and the notation.
+The read API is checked against the position file (`to_dict`, the contract of
+docs/position-format.md) on positions at every step of random games; the reason codes against
+the move generator on every action of the table; moves against the action table and the notation.
 """
 from __future__ import annotations
 

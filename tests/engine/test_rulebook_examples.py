@@ -1,4 +1,4 @@
-"""The three rulebook examples of RULES.md, reproduced on hand-written positions."""
+"""The three rulebook examples of docs/rules.md, reproduced on hand-written positions."""
 from __future__ import annotations
 
 import pytest

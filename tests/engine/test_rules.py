@@ -1,8 +1,8 @@
-"""One or more tests per rule of RULES.md (R1-R21), named after the rule they check.
+"""One or more tests per rule of docs/rules.md (R1-R21), named after the rule they check.
 
-Positions are hand-written in the POSITION.md format (`helpers.position`) and loaded with
-`State.from_dict`, which also exercises the loader.  Expected values come from the rules text,
-never from the engine.
+Positions are hand-written in the format of docs/position-format.md (`helpers.position`) and
+loaded with `State.from_dict`, which also exercises the loader.  Expected values come from the
+rules text, never from the engine.
 """
 from __future__ import annotations
 

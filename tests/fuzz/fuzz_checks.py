@@ -116,7 +116,7 @@ def summary_agrees(summary: dict, st: State) -> list[str]:
 
 
 def name_problem(names: list[str]) -> str | None:
-    """Issue 9, defect 5: names are text a terminal can show and tell apart: no surrogate, no
+    """Names are text a terminal can show and tell apart: no surrogate, no
     control character, none equal to another after trimming and case-folding."""
     import unicodedata
     for name in names:

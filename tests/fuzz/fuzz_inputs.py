@@ -190,7 +190,7 @@ def spec_demands_refusal(spec: str) -> str | None:
     """Why a correct `make_bot` must refuse `spec`, read with the documented grammar
     (`name:key=value,key=value`, keys in any case), or None when the spec may be valid.  Only
     values no reading can accept: a non-finite number, a negative or absurd budget, a search
-    without any budget, a number beyond what C integers hold (issue 9, defect 2)."""
+    without any budget, a number beyond what C integers hold."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     values: dict[str, str] = {}

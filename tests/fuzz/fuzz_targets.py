@@ -1,4 +1,4 @@
-"""Impossible positions built on purpose (issue 9, defects 6 and 7), and what a loaded position
+"""Impossible positions built on purpose, and what a loaded position
 must satisfy to be possible.
 
 Random mutation finds a contract break quickly but an impossible *state* that passes every field

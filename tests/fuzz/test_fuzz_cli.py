@@ -218,7 +218,8 @@ def test_new(options, seed, variant, existing):
 
 
 # ---------------------------------------------------------------------------------------------
-# The issue's reproductions, always tried (random generation may miss one on a given run)
+# Reproductions of inputs that once broke a command, always tried (random generation may miss
+# one on a given run)
 
 def _game(**change) -> str:
     """`ekonos new -p 3 --seed 42` with fields changed (dotted paths: "players.2.name")."""
@@ -248,15 +249,16 @@ REPRODUCTIONS = {
 
 @pytest.mark.parametrize("command", ["show", "show --json", "hint -i 10", "apply pass"])
 @pytest.mark.parametrize("case", sorted(REPRODUCTIONS))
-def test_issue_files(case, command):
-    """Issue 9, defects 4-6: each file gives a one-line refusal or a correct result."""
+def test_reproduced_files(case, command):
+    """Each reproduced file (huge, odd keys or names, wrong version type) gives a one-line
+    refusal or a correct result."""
     text = REPRODUCTIONS[case]
     with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:
         path = Path(tmp) / "g.json"
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
         words = command.split()
         before = snapshot(Path(tmp))
-        result = run_cli([words[0], str(path), *words[1:]], f"cli {words[0]} (issue)")
+        result = run_cli([words[0], str(path), *words[1:]], f"cli {words[0]} (reproduction)")
         assert_unchanged(command, before, snapshot(Path(tmp)), ["g.json"])
     st_ = _api_loads(text.encode("utf-8", "surrogatepass"))
     assert (result.exit_code == 0) == (st_ is not None) or words[0] == "apply"
@@ -270,10 +272,10 @@ def test_issue_files(case, command):
 
 @pytest.mark.parametrize("move", ["play １４ place ١", "play 1_4 place +1", "play ١٤ place ١",
                                   "play +14 place 1", "play 14 place ＋1"])
-def test_issue_move_text(move):
-    """Issue 9, defect 6: move text with non-ASCII or odd numerals is refused (exit 2)."""
+def test_reproduced_move_text(move):
+    """Move text with non-ASCII or odd numerals is refused (exit 2)."""
     with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:
         path = Path(tmp) / "g.json"
         path.write_text(_game(), encoding="utf-8")
-        result = run_cli(["apply", str(path), move], "cli apply (issue)")
+        result = run_cli(["apply", str(path), move], "cli apply (reproduction)")
     assert result.exit_code == 2, f"apply accepted {move!r}"

@@ -63,7 +63,7 @@ def test_field_mutations(doc, index):
 @given(doc=named_positions(), index=st.integers(0, 500))
 def test_name_payloads(doc, index):
     """Markup, surrogates, control characters, long names, duplicates after case-folding: a
-    name that loads is text a terminal can show and tell apart from the others (issue 9, 5)."""
+    name that loads is text a terminal can show and tell apart from the others."""
     ok, st_ = api_call("api State.from_dict", State.from_dict, doc)
     if not ok:
         return
@@ -78,7 +78,7 @@ def test_name_payloads(doc, index):
 @fuzz_settings(ci=40)
 @given(data=st.data())
 def test_impossible_positions(family, data):
-    """Positions that pass every field check yet cannot arise (issue 9, defect 6): each family
+    """Positions that pass every field check yet cannot arise: each family
     must be refused, or load as a possible position that says what the file said."""
     doc = data.draw(IMPOSSIBLE[family], label=family)
     text = dumps(doc)
@@ -90,7 +90,7 @@ def test_impossible_positions(family, data):
 @fuzz_settings(ci=40)
 @given(doc=near_token_limit())
 def test_token_limit_on_buy(doc):
-    """R17 (issue 9, defect 7): with 4-6 players no legal buy takes the buyer past 18 tokens,
+    """R17: with 4-6 players no legal buy takes the buyer past 18 tokens,
     including a buy that makes the buyer president (share and marker)."""
     tried("api State.push (buy)")
     st_ = State.from_dict(doc)      # built valid: a refusal here is a bug of the generator

@@ -114,7 +114,7 @@ def test_arena(players, bots, games, workers, seed, variant, as_json):
 @example(doc=fresh(_CARD_STEP), seat=None, typed="save {in}/x.json\nquit\n")
 def test_play_load(doc, seat, typed):
     """`play --load FILE --level 1 [--seat K]` then a few commands, `save` among them: the
-    loaded file is never replaced without a yes, no folder is created (issue 9, defect 8); the
+    loaded file is never replaced without a yes, no folder is created; the
     game is saved in the data folder only."""
     text = dumps(doc)
     try:
@@ -150,7 +150,7 @@ def test_play_load(doc, seat, typed):
 def test_parse_move(data):
     """`State.parse_move(text)`: a Move that is legal here, from notation text only (no `１４`,
     `١`, `1_4`, `+1`), or a MoveError."""
-    if data is None:             # the issue's reproductions, always tried
+    if data is None:             # texts that were once accepted, always tried
         st_ = State.new(3, seed=42)
         texts = ["play １４ place ١", "play 1_4 place +1", "play 14 place 1"]
     else:
@@ -184,7 +184,7 @@ def test_parse_move(data):
 @example(spec="ismcts:group=99999999999999999999", seed=0)
 def test_make_bot(spec, seed):
     """`make_bot(spec, seed)`: a Bot, or SpecError/ValueError naming the spec; a spec with a
-    non-finite, negative or absurd value is refused (issue 9, defect 2)."""
+    non-finite, negative or absurd value is refused."""
     ok, bot = api_call("api make_bot", make_bot, spec, seed)
     if not ok:
         return

@@ -117,7 +117,7 @@ def _check_api(cases: list[dict], results: list[dict], failures: Failures) -> No
                              ("hand_known", [10**9]), ("apply_unchecked", [-10**9])]]))
 def test_state_methods_out_of_range(cases):
     """Every State method not named `..._unchecked` checks its arguments (IndexError or
-    ValueError); none reads or writes outside the state (issue 9, defect 3)."""
+    ValueError); none reads or writes outside the state."""
     results = run_batch(cases, TIMEOUT, memory=2 * GIB)
     failures = Failures()
     for case, r in zip(cases, results):
@@ -164,7 +164,7 @@ def bot_cases(draw) -> dict:
                           "ismcts:time=inf", "flat:iterations=0", "flat:iterations=-3"]]))
 def test_bot_specs_reaching_the_search(cases):
     """make_bot(spec) refuses the spec (SpecError/ValueError), or the bot it makes answers a
-    legal decision: no signal, no thread traceback, no hang (issue 9, defects 1 and 2)."""
+    legal decision: no signal, no thread traceback, no hang."""
     results = run_batch(cases, TIMEOUT, memory=2 * GIB)
     failures = Failures()
     for case, r in zip(cases, results):
@@ -239,7 +239,7 @@ def hint_args(draw) -> list[str]:
          docs=Batch([_searchable()[0]] * 12))
 def test_hint_workers_and_budgets(args, docs):
     """`hint FILE -i N -w W` with more workers than iterations, `-t nan|inf|...`, `-i` beyond
-    any C integer: exit 0 with advice, or exit 2 with one `Error:` line (issue 9, 1-2)."""
+    any C integer: exit 0 with advice, or exit 2 with one `Error:` line."""
     with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:
         folder = Path(tmp)
         paths = _write_positions(folder, [pool()[i] for i in docs])
@@ -286,7 +286,7 @@ def _huge_inputs(folder: Path) -> list[str]:
 def test_huge_files():
     """show, show --json, hint, apply, play --load and the API on /dev/zero, /dev/urandom, a
     sparse 3 GB file and a 20 MB file, with 1 GB of memory: a refusal, never a MemoryError
-    (issue 9, defect 4).  The file size must be capped before it is read."""
+    The file size must be capped before it is read."""
     with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:
         folder = Path(tmp)
         files = _huge_inputs(folder)
@@ -317,7 +317,7 @@ def test_huge_files():
 @pytest.mark.parametrize("length", [100_000])
 def test_huge_names(length):
     """A 100,000-character name in a file: show, hint, play --load refuse it or finish at
-    once; never minutes of rendering (issue 9, defect 5)."""
+    once; never minutes of rendering."""
     docs = [fresh(d) for d in pool("card")
             if d["players"][d["to_move"]]["hand"] is not None][:2]
     with tempfile.TemporaryDirectory(prefix="ekonos-fuzz-") as tmp:

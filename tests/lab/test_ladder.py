@@ -27,7 +27,7 @@ def run(*args, **kwargs):
 
 # -- the schedule ----------------------------------------------------------------------------------
 
-def test_default_specs_are_the_issues_list():
+def test_default_specs_are_the_levels_and_references():
     assert DEFAULT_SPECS == ("random", "greedy", "level1", "level2", "level3", "baseline",
                              "level4")                    # level 5 retired (search/bots.py)
 

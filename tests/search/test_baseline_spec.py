@@ -133,7 +133,8 @@ def test_the_default_search_is_level_3_and_linear_is_level_4():
 def test_a_recorded_spec_means_the_bot_that_played(recorded, means):
     """A text written today reads as itself; one written before names what it meant then."""
     assert recorded_spec(recorded) == spec_text(means)
-    assert recorded_spec(recorded_spec(recorded)) == recorded_spec(recorded)   # today's reads as itself
+    # today's reads as itself
+    assert recorded_spec(recorded_spec(recorded)) == recorded_spec(recorded)
 
 
 @pytest.mark.parametrize("gone", ["ismcts:iterations=1000,group=2", "ismcts:mast=0.5,c=0.7",

@@ -1,4 +1,4 @@
-"""Issue 9, defect 2: every numeric bot setting is checked where specs are parsed (finite, in
+"""Every numeric bot setting is checked where specs are parsed (finite, in
 range), and `analyse` checks its budget the same way; the refusal names the parameter."""
 import subprocess
 import sys

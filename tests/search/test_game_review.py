@@ -1,6 +1,6 @@
 """The game review (search/review.py, `ekonos review`, the offer at the end of `ekonos play`):
 planted blunders are marked, each decision is judged from its seat's view only, the review is
-reproducible, and its JSON and text say what the issue asks."""
+reproducible, and its JSON and text give each decision's loss, mark and the accuracy."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Issue 9 defect 1: root-parallel workers never outnumber iterations, an empty tree answers [],
+"""Root-parallel workers never outnumber iterations, an empty tree answers [],
 and a worker's failure reaches the caller."""
 import json
 import subprocess
