@@ -169,7 +169,7 @@ def draw(rep: dict, path: Path) -> None:
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("ladder.json"), show_default=True,
               help="The ladder file, in the working directory unless a path says otherwise: "
-                   "created, or appended to (the repository's is benchmarks/ladder.json).")
+                   "created, or appended to (the repository's is benchmarks/results/ladder.json).")
 @click.option("--spec", "specs", multiple=True, metavar="SPEC",
               help="A spec of the ladder, weakest first (repeat; default: the list below).")
 @click.option("--player-counts", "-p", "players_text", default="2,4", show_default=True,

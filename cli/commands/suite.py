@@ -69,9 +69,9 @@ def run_command(path: Path, bots: tuple[str, ...], seed: int) -> str:
             + " ".join(f"--bot {shlex.quote(b)}" for b in bots) + f" --seed {seed} --json")
 
 
-@click.group(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
+@click.group(epilog=example("ekonos suite build -o benchmarks/suites/suite.json --positions 200 "
                             "--iterations 500000 --seeds 2",
-                            "ekonos suite run -f benchmarks/suite.json --bot level3 "
+                            "ekonos suite run -f benchmarks/suites/suite.json --bot level3 "
                             "--bot baseline"))
 def suite() -> None:
     """The position suite: positions from varied games, each with reference values of every
@@ -82,11 +82,11 @@ def suite() -> None:
     resumed); `run` scores bots on a built suite (minutes)."""
 
 
-@suite.command(epilog=example("ekonos suite build -o benchmarks/suite.json --positions 200 "
+@suite.command(epilog=example("ekonos suite build -o benchmarks/suites/suite.json --positions 200 "
                               "--iterations 500000 --seeds 2",
-                              "ekonos suite build -o benchmarks/suite.json --resume",
+                              "ekonos suite build -o benchmarks/suites/suite.json --resume",
                               "ekonos suite build -o judged.json --positions-from "
-                              "benchmarks/suite.json --reference ismcts:horizon=1,plain=1,c=0.3"))
+                              "benchmarks/suites/suite.json --reference ismcts:horizon=1,plain=1,c=0.3"))
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               required=True, metavar="FILE", help="The suite file to write (JSON).")
 @click.option("--positions", "-n", type=click.IntRange(1, 100_000), default=None,
@@ -158,14 +158,14 @@ def build(output: Path, positions: int | None, iterations: int | None, seeds: in
                f"references.", err=quiet)
 
 
-@suite.command(epilog=example("ekonos suite run -f benchmarks/suite.json --bot level3 "
+@suite.command(epilog=example("ekonos suite run -f benchmarks/suites/suite.json --bot level3 "
                               "--bot baseline",
-                              "ekonos suite run -f benchmarks/suite.json --bot "
+                              "ekonos suite run -f benchmarks/suites/suite.json --bot "
                               "ismcts:iterations=3000,root=uct --json > result.json"))
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, path_type=Path),
               required=True, metavar="SUITE",
               help="The suite file (`ekonos suite build` makes one; a checkout of the "
-                   "repository has benchmarks/suite.json).")
+                   "repository has benchmarks/suites/suite.json).")
 @click.option("--bot", "-b", "bots", multiple=True, required=True, metavar="SPEC",
               help="A bot to score (a spec as the arena takes it; repeat for several).")
 @seed_option(default=0, help="Seed of the bots' decisions.")
