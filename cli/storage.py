@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ekonos.errors import EkonosError
-from ekonos.files import write_atomic
+from ekonos.files import FileError, read_json_file, write_atomic
 
 #: A record file is a few KB (two positions and the decisions between them); refuse to read
 #: more than this, so a wrong path (`/dev/zero`, a video) fails fast instead of filling memory.
@@ -158,31 +158,13 @@ def write_json(path: str | os.PathLike, data: dict, *, overwrite: bool = False,
 
 
 def read_json(path: str | os.PathLike) -> object:
-    """The decoded JSON of a file, or StorageError saying why it cannot be read."""
+    """The decoded JSON of a file (a regular file of at most MAX_RECORD_BYTES: a FIFO or a
+    device is refused at once), or StorageError saying why it cannot be read."""
     path = Path(path).expanduser()
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise StorageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise StorageError(f"{path}: is a directory") from None
-    except OSError as e:
-        raise StorageError(f"{path}: cannot read it ({_why(e)})") from None
-    except ValueError as e:
-        raise StorageError(f"{path!r}: not a usable file name ({e})") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise StorageError(f"{path}: larger than {MAX_RECORD_BYTES // 1024} KB: not a saved game")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise StorageError(f"{path}: cannot read it (not UTF-8 text)") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise StorageError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    except (ValueError, RecursionError) as e:      # nesting too deep, an integer too long
-        raise StorageError(f"{path}: not valid JSON ({e})") from None
+        return read_json_file(path, MAX_RECORD_BYTES, "saved game")
+    except FileError as e:
+        raise StorageError(str(e)) from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import re
 from pathlib import Path
 
 from ekonos.errors import EkonosError
+from ekonos.files import FileError, read_bounded
 from ekonos.rules import NUM_COMPANIES
 from search._ismcts import EVAL_FEATURES, EVAL_FEATURES_HASH, EVAL_MAX_BETA, EVAL_MAX_ROUNDS
 
@@ -60,7 +61,10 @@ def name_of_bytes(data: bytes) -> str:
 
 def model_name(path: str | Path) -> str:
     """The name of the model file at `path` (from its content), to record which model was used."""
-    return name_of_bytes(Path(path).read_bytes())
+    try:
+        return name_of_bytes(read_bounded(path, MAX_MODEL_BYTES, "model file"))
+    except FileError as e:
+        raise ModelError(str(e)) from None
 
 
 def model_path(name: str = "") -> Path:
@@ -93,18 +97,17 @@ def read(path: str | Path) -> tuple[list, list]:
     """theta and beta of the model file at `path`, checked: ModelError (or OSError) saying what
     is wrong and what to do."""
     path = Path(path)
-    if not path.is_file():
-        raise ModelError(f"{path} is not a file")
-    if path.stat().st_size > MAX_MODEL_BYTES:
-        raise ModelError(f"{path} is too large for a model file")
-    raw = path.read_bytes()
+    try:                           # a regular file of at most MAX_MODEL_BYTES, never a FIFO
+        raw = read_bounded(path, MAX_MODEL_BYTES, "model file")
+    except FileError as e:
+        raise ModelError(str(e)) from None
     if NAME.fullmatch(path.stem) and name_of_bytes(raw) != path.stem:
         raise ModelError(f"{path}: its bytes hash to {name_of_bytes(raw)}, not to the name it "
                          f"bears: the file was changed after it was made; restore it or "
                          f"{RETRAIN}")
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, RecursionError, ValueError):   # ValueError: JSON, long ints
         data = None
     if not isinstance(data, dict) or "theta" not in data or "beta" not in data:
         raise ModelError(f"{path} is not a model file (`ekonos learn fit` writes them)")

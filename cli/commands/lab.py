@@ -4,11 +4,12 @@ prints; the work is in search/lab/pool_sprt.py, think_time.py, suite_pairs.py an
 pointless_moves.py."""
 from __future__ import annotations
 
-import json
+from pathlib import Path
 
 import click
 
 from cli.errors import InputError
+from ekonos.files import read_json_file
 from cli.options import example, players_option, seed_option
 from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
 
@@ -21,20 +22,21 @@ def lab() -> None:
     think time per decision, paired loss differences on a suite, pointless buy-backs."""
 
 
-def _read_json(files, what: str) -> list[dict]:
+def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
+    """The decoded files (regular files of at most `cap` bytes), each a JSON object."""
     data = []
     for f in files:
-        try:
-            data.append(json.load(f))
-        except ValueError as e:
-            raise InputError(f"{f.name}: not {what} ({e})") from None
+        d = read_json_file(f, cap, what)             # FileError: one line naming the file
+        if not isinstance(d, dict):
+            raise InputError(f"{f}: not {what} (a JSON object was expected)")
+        data.append(d)
     return data
 
 
 @lab.command("pool-sprt", epilog=example(
     "ekonos lab pool-sprt A.json B.json",
     "ekonos lab pool-sprt A.json B.json --spec level5=ismcts:iterations=300000,horizon=1"))
-@click.argument("runs", nargs=-1, required=True, type=click.File("r"))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
               help="What a label names where a file does not say (a level, in files written "
                    "before the arena recorded specs).")
@@ -46,9 +48,9 @@ def pool_sprt_cmd(runs, specs: tuple[str, ...]) -> None:
         given = pool_sprt.parse_given(specs)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    data = _read_json(runs, "an arena --json result")
+    data = _read_json(runs, "`arena --json` result", pool_sprt.MAX_RESULT_BYTES)
     try:
-        lines = pool_sprt.report([f.name for f in runs], data, given)
+        lines = pool_sprt.report([str(f) for f in runs], data, given)
     except (ValueError, KeyError, TypeError) as e:
         raise InputError(f"not arena --sprt --json results of one test "
                          f"({type(e).__name__}: {e})") from None
@@ -76,18 +78,20 @@ def think_time_cmd(specs: tuple[str, ...], positions: int, players: int, seed: i
 @lab.command("suite-pairs", epilog=example(
     "ekonos lab suite-pairs result.json --pair level3 baseline --pair level5 level4",
     "ekonos lab suite-pairs a.json b.json --pair level3 baseline   # two suites pooled"))
-@click.argument("results", nargs=-1, required=True, type=click.File("r"))
+@click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--pair", "pairs", nargs=2, multiple=True, required=True, metavar="A B",
               help="Two bot specs of the result (repeat for several pairs).")
 def suite_pairs_cmd(results, pairs: tuple[tuple[str, str], ...]) -> None:
     """Paired loss differences of bot pairs in RESULTS (`suite run --json` files; several:
     their positions pooled): A's loss minus B's and their ratio with 95% intervals, the gifts
     of each, and how often they chose the same move."""
-    data = _read_json(results, "a `suite run --json` result")
+    data = _read_json(results, "`suite run --json` result", suite_pairs.MAX_RESULT_BYTES)
     try:
-        lines = suite_pairs.report([r.name for r in results], data, list(pairs))
+        lines = suite_pairs.report([str(r) for r in results], data, list(pairs))
     except ValueError as e:
         raise InputError(str(e)) from None
+    except (KeyError, TypeError, AttributeError) as e:
+        raise InputError(f"not `suite run --json` results ({type(e).__name__}: {e})") from None
     for line in lines:
         click.echo(line)
 

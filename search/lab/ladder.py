@@ -56,15 +56,20 @@ class Table:
 
 def parse_limit(text: str) -> tuple[int | None, str, int]:
     """``'level4=4'`` -> (None, 'level4', 4); ``'4p:level4=0'`` -> (4, 'level4', 0)."""
+    shown = ascii(text) if len(text) <= 60 else ascii(text[:60])[:-1] + "...'"
     left, eq, n = text.rpartition("=")
     players = None
     if left[:1].isdigit() and "p:" in left:
         count, _, left = left.partition("p:")
-        if not count.isdigit():
-            raise EkonosError(f"limit {text!r}: write [Pp:]SPEC=N, e.g. 4p:level4=0")
+        if not count.isascii() or not count.isdigit() or len(count) > 2:
+            raise EkonosError(f"limit {shown}: write [Pp:]SPEC=N, e.g. 4p:level4=0 "
+                              "(P a player count)")
         players = int(count)
-    if not eq or not n.strip().isdigit() or not left.strip():
-        raise EkonosError(f"limit {text!r}: write [Pp:]SPEC=N, e.g. level4=4 or 4p:level4=0")
+    n = n.strip()
+    if not eq or not n.isascii() or not n.isdigit() or not left.strip():
+        raise EkonosError(f"limit {shown}: write [Pp:]SPEC=N, e.g. level4=4 or 4p:level4=0")
+    if len(n) > 9:
+        raise EkonosError(f"limit {shown}: N is at most 999999999 games")
     return players, left.strip(), int(n)
 
 

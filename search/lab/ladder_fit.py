@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.errors import EkonosError
+from ekonos.files import read_json_file
+from search.lab.lab_schema import MAX_LADDER_BYTES, ladder_record
 from search.lab.ratings import Z95, Game
 
 FORMAT = "ekonos-ladder"
@@ -269,14 +271,9 @@ class Ladder:
     def load(cls, path: str | os.PathLike, missing_ok: bool = False) -> "Ladder":
         """Read a ladder file; with `missing_ok`, a missing file is an empty ladder."""
         p = Path(path)
-        if missing_ok and not p.exists():
+        if missing_ok and not p.exists() and not p.is_symlink():
             return cls()
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise EkonosError(f"{path}: cannot read the ladder file ({exc.strerror})") from exc
-        except json.JSONDecodeError as exc:
-            raise EkonosError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from exc
+        data = read_json_file(p, MAX_LADDER_BYTES, "ladder file")    # FileError names it
         try:
             return cls.from_json(data)
         except EkonosError as exc:
@@ -320,16 +317,8 @@ def _means(spec: str, recorded: bool = False):
 
 
 def _check_record(g, k: int) -> None:
-    seats = g.get("seats") if isinstance(g, dict) else None
-    if not isinstance(seats, list) or len(seats) < 2:
-        raise EkonosError(f"game {k}: needs \"seats\", a list of at least two seats")
-    for seat in seats:
-        ok = isinstance(seat, dict) and isinstance(seat.get("spec"), str) \
-            and isinstance(seat.get("score"), (int, float)) \
-            and not isinstance(seat.get("score"), bool) and math.isfinite(seat["score"])
-        if not ok:
-            raise EkonosError(f"game {k}: a seat is {{\"spec\": text, \"score\": number}}, "
-                              f"not {seat!r}")
+    """A game record, every field of the right type and range (search/lab/lab_schema.py)."""
+    ladder_record(g, k)
 
 
 def fit_file(path: str | os.PathLike, anchor: str = "random", prior_draws: float = 1.0,

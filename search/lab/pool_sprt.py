@@ -26,6 +26,9 @@ from search.registry import recorded_spec
 from search.bots import names_level
 from search.lab.sprt import Sprt
 
+#: The largest `arena --json` result read: a real one is a few KB.
+MAX_RESULT_BYTES = 16 << 20
+
 #: What must match for two runs to be one test.
 SAME = ("test", "base", "elo0", "elo1", "alpha", "beta", "model")
 

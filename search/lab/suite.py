@@ -44,10 +44,11 @@ from pathlib import Path
 
 from ekonos import State
 from ekonos.errors import EkonosError
-from ekonos.files import write_atomic
+from ekonos.files import read_json_file, write_atomic
 from ekonos.moves import Move
 from ekonos.rules import MAX_PLAYERS, MIN_PLAYERS, Step
 from search.bots import BASELINE, ISMCTSBot, derive_seed, make_bot, parse_params, recorded_spec
+from search.lab.lab_schema import suite_partial, suite_reference
 from search.registry import format_spec
 
 FORMAT = "ekonos-suite"
@@ -62,7 +63,7 @@ STEP_WEIGHTS = {Step.CARD: 2}
 PER_GAME = 6
 DEFAULT_FLOOR_SHARE = 0.001
 _SEED_GAME, _SEED_PICK, _SEED_REF = 1, 2, 3
-#: Largest suite file read (a 200-position suite is a few MB).
+#: Largest suite file read (the repository's 240-position suites are about 700 KB).
 MAX_SUITE_BYTES = 64 << 20
 
 
@@ -294,17 +295,7 @@ class Suite:
 
 def load_suite(path: str | Path) -> Suite:
     """A suite file, checked: EkonosError naming the file and what is wrong."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_SUITE_BYTES + 1)
-    except OSError as e:
-        raise EkonosError(f"{path}: {e.strerror or e}") from None
-    if len(raw) > MAX_SUITE_BYTES:
-        raise EkonosError(f"{path}: larger than {MAX_SUITE_BYTES} bytes; not a suite file")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as e:
-        raise EkonosError(f"{path}: not a suite file (not valid JSON: {e})") from None
+    data = read_json_file(path, MAX_SUITE_BYTES, "suite file")    # FileError names the file
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise EkonosError(f"{path}: not a suite file (its \"format\" is not {FORMAT!r})")
     if data.get("version") != VERSION:
@@ -335,17 +326,8 @@ def _check_entry(p: object, i: int, seeds: int) -> None:
         raise EkonosError(f"positions[{i}]: fewer than two legal moves")
     ref = p.get("reference")
     if ref is not None:
-        if not isinstance(ref, dict) or not isinstance(ref.get("moves"), list) or \
-                not ref["moves"] or not isinstance(ref.get("floor"), int):
-            raise EkonosError(f"positions[{i}].reference: must hold a floor and moves")
-        for m in ref["moves"]:
-            if not isinstance(m, dict) or not isinstance(m.get("move"), str) or \
-                    not isinstance(m.get("visits"), int) or \
-                    not isinstance(m.get("win"), (int, float)):
-                raise EkonosError(f"positions[{i}].reference.moves: each needs move, visits, "
-                                  "win")
-    if not isinstance(p.get("partial", []), list) or len(p.get("partial", [])) > seeds:
-        raise EkonosError(f"positions[{i}].partial: at most {seeds} searches")
+        suite_reference(ref, f"positions[{i}].reference")
+    suite_partial(p.get("partial", []), f"positions[{i}].partial", seeds)
 
 
 def new_suite(params: BuildParams, command: str = "",

@@ -23,6 +23,10 @@ from search.lab.arena import Z95
 from search.lab.suite_score import GIFT
 
 
+#: The largest `suite run --json` result read: a real one is a few hundred KB.
+MAX_RESULT_BYTES = 64 << 20
+
+
 @dataclass(frozen=True)
 class Pair:
     a: str

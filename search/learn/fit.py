@@ -10,17 +10,23 @@ search/learn/model_file.py writes the weights as a model file; search/evaluation
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ekonos.files import read_bounded
 from ekonos.rules import MAX_TILES
 from search._ismcts import EVAL_FEATURES, EVAL_MAX_BETA, EVAL_MAX_ROUNDS
 from search.evaluation import MAXP, NCOMP
 
 __all__ = ["MAXP", "NCOMP", "Samples", "diagnose", "expected_scores", "fit", "held_out",
            "how_made", "linear_values", "log_loss"]
+
+
+#: The largest samples file read (.npz): a few thousand self-play games are some tens of MB.
+MAX_SAMPLES_BYTES = 1 << 30
 
 
 @dataclass
@@ -51,8 +57,23 @@ class Samples:
 
     @classmethod
     def load(cls, path: Path) -> Samples:
-        with np.load(path) as z:
-            return cls(*(z[f] for f in cls.__dataclass_fields__))
+        """The samples of a .npz file (a regular file of at most MAX_SAMPLES_BYTES), their
+        shapes checked; ValueError (FileError) naming what is wrong."""
+        with np.load(io.BytesIO(read_bounded(path, MAX_SAMPLES_BYTES, "samples file")),
+                     allow_pickle=False) as z:
+            s = cls(*(z[f] for f in cls.__dataclass_fields__))
+        n = len(s.players) if s.players.ndim == 1 else -1
+        shapes = {"players": (n,), "rounds_left": (n,), "features": (n, NCOMP, EVAL_FEATURES),
+                  "coins": (n, MAXP), "shares": (n, MAXP, NCOMP), "final_value": (n, NCOMP),
+                  "win": (n, MAXP)}
+        for f, shape in shapes.items():
+            a = getattr(s, f)
+            if a.shape != shape or a.dtype.kind not in "iuf":
+                raise ValueError(f"{f} has shape {a.shape} of {a.dtype}, not {shape} numbers")
+        if n and not (np.isin(s.players, range(2, MAXP + 1)).all()
+                      and ((s.rounds_left >= 0) & (s.rounds_left <= EVAL_MAX_ROUNDS)).all()):
+            raise ValueError("a player count or a round out of range")
+        return s
 
 
 def linear_values(s: Samples, theta: np.ndarray) -> np.ndarray:
@@ -158,5 +179,6 @@ def diagnose(s: Samples, model: dict) -> list[dict]:
 
 def how_made(path: Path) -> str:
     """The command that made a samples file (Samples.save)."""
-    with np.load(path) as z:
+    with np.load(io.BytesIO(read_bounded(path, MAX_SAMPLES_BYTES, "samples file")),
+                 allow_pickle=False) as z:
         return str(z["how"]) if "how" in z else ""

@@ -16,13 +16,15 @@ import os
 import tempfile
 from pathlib import Path
 
+from ekonos.files import read_bounded
 from search._ismcts import EVAL_FEATURES_HASH
 from search.evaluation import FORMAT, KIND, name_of_bytes
+from search.learn.fit import MAX_SAMPLES_BYTES
 
 
 def data_entry(path: Path, command: str) -> dict:
     """The manifest entry of a samples file: its name, sha256, size and regenerating command."""
-    raw = Path(path).read_bytes()
+    raw = read_bounded(path, MAX_SAMPLES_BYTES, "samples file")
     return {"file": Path(path).name, "sha256": hashlib.sha256(raw).hexdigest(),
             "size": len(raw), "command": command}
 

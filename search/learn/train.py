@@ -13,11 +13,13 @@ its hash, with its data manifest and those figures; `check` says how a model rea
 from __future__ import annotations
 
 import shlex
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from ekonos.files import FileError
 from search.bots import derive_seed
 from search.evaluation import read
 from search.learn.fit import Samples, diagnose, fit, held_out, how_made, log_loss
@@ -58,7 +60,9 @@ def load_samples(data: list[Path]) -> Samples:
     for d in data:
         try:
             parts.append(Samples.load(Path(d)))
-        except (OSError, ValueError, KeyError, EOFError) as e:
+        except FileError:                 # missing, not a regular file, too large: said so
+            raise
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"{d}: not samples of `ekonos learn sample` ({e})") from None
     return Samples.concat(parts)
 

@@ -43,8 +43,8 @@ def test_valid_base_loads(tmp_path):
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
-def test_devices_are_refused_by_the_size_cap(device):
-    with pytest.raises(PositionError, match="larger than 1048576 bytes"):
+def test_devices_are_refused_before_reading(device):
+    with pytest.raises(PositionError, match="a device, not a position file"):
         load_file(State, device)
 
 
