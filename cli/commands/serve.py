@@ -105,11 +105,13 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--load", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Resume a saved game (or start from a position file).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; other than loopback needs --allow-remote.")
+              help="Address to listen on; other than loopback (127.0.0.0/8, ::1) needs "
+                   "--allow-remote (a wildcard such as 0.0.0.0: every interface).")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--allow-remote", is_flag=True,
-              help="Allow a --host other than loopback (anyone with the link can play).")
+              help="Allow a --host other than loopback, or a wildcard (anyone with the link "
+                   "can play).")
 @click.option("--pace", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds between two AI decisions, to follow them on the board.")
 @click.option("--no-browser", is_flag=True, help="Print the link; do not open a browser.")
@@ -129,34 +131,37 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
         import uvicorn
 
         from cli.web.app import WebGame, create_app
-        from cli.web.security import LOOPBACK, allowed_hosts
+        from cli.web.security import allowed_hosts, parse_host
     except ImportError as e:
         raise InputError(f"ekonos serve needs the web extra ({e.name} is missing): "
                          "pip install 'ekonos[web]'") from None
-    if host in ("0.0.0.0", "::", ""):
-        raise click.BadParameter("give the address others reach this computer by (e.g. "
-                                 "192.168.1.20), not a wildcard: requests are checked against "
-                                 "it", param_hint="'--host'")
-    if host not in LOOPBACK and not allow_remote:
-        raise click.BadParameter(f"{host} is not a loopback address: anyone who can reach it "
-                                 "and has the link could play; add --allow-remote to do it "
-                                 "anyway", param_hint="'--host'")
+    try:
+        listen = parse_host(host)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--host'") from None
+    if listen.kind != "loopback" and not allow_remote:
+        what = "every interface of this computer" if listen.kind == "wildcard" else \
+            f"{listen.address}, not a loopback address"
+        raise click.BadParameter(f"{host!r} listens on {what}: anyone who can reach it and has "
+                                 "the link could play; add --allow-remote to do it anyway",
+                                 param_hint="'--host'")
+    host = listen.address
     session = _session(ai, level, seat, seed, load)
     sock = _bind(host, port)
     port = sock.getsockname()[1]
-    if host not in LOOPBACK:
-        click.echo(f"Warning: listening on {host}:{port}, not only this computer; the link is "
-                   "the only protection (plain HTTP).", err=True)
+    if listen.kind != "loopback":
+        where = "every interface" if listen.kind == "wildcard" else f"{host}:{port}"
+        click.echo(f"Warning: listening on {where} (port {port}), not only this computer; the "
+                   "link is the only protection (plain HTTP).", err=True)
     token = _token(storage.data_dir())
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/?token={token}"
+    url = f"http://{listen.url_host}:{port}/?token={token}"
 
     def new_session(**settings) -> GameSession:
         return GameSession.new(autosave=storage.autosave_path(),
                                record_dir=storage.games_dir(), **settings)
 
     game = WebGame(session, new_session, pace=pace)
-    app = create_app(game, token, allowed_hosts(host, port))
+    app = create_app(game, token, allowed_hosts(listen, port))
     for note in session.notes:
         click.echo(f"Note: {note}")
     if session.kept_unfinished is not None:

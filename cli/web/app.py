@@ -316,7 +316,7 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def create_app(game: WebGame, token: str, hosts: set[str], max_body: int = MAX_BODY) -> Guard:
+def create_app(game: WebGame, token: str, hosts, max_body: int = MAX_BODY) -> Guard:
     """The ASGI app for `game`, guarded (cli.web.security)."""
 
     def answer(handler):

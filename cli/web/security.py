@@ -4,8 +4,8 @@ A local game server is reachable by every web page the person visits (their brow
 requests to 127.0.0.1), so each request must prove it comes from the page we served:
 
 * **Host** must be the address we are bound to (`127.0.0.1:P`, `localhost:P`, `[::1]:P`, or the
-  `--host` given): a DNS-rebinding page has its own name in Host, and is refused (421... we use
-  403 with a message);
+  `--host` given; on a wildcard address, any IP address with our port): a DNS-rebinding page
+  has its own name in Host, and is refused (421... we use 403 with a message);
 * **token**: a random secret printed in the URL (`/?token=...`); the first request carrying it
   gets it as an HttpOnly, SameSite=Strict cookie and is redirected to the bare URL, so the token
   leaves the address bar; every later request must carry the cookie (or the token);
@@ -23,8 +23,11 @@ Refusals are JSON `{"error": "..."}` with a 4xx status.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import secrets
+import socket
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
@@ -48,15 +51,131 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def allowed_hosts(host: str, port: int) -> set[str]:
-    """The Host header values a request may carry for a server bound to `host`:`port`."""
-    names = set(LOOPBACK) if host in LOOPBACK else {host}
-    out = set()
-    for name in names:
-        shown = f"[{name}]" if ":" in name else name
-        out.add(f"{shown}:{port}")
-        if port == 80:
-            out.add(shown)
+# -- where the server listens: one rule for --host ------------------------------------------
+
+@dataclass(frozen=True)
+class Listen:
+    """What `--host` means: the address to bind, how to show it in a URL, and its kind:
+    "loopback" (every 127.0.0.0/8 address and ::1: only this computer), "wildcard" (every
+    interface: 0.0.0.0, ::, and the spellings the system reads as them: 0, 0x0,
+    000.000.000.000, ::0) or "remote" (any other address).  The last two need --allow-remote."""
+
+    given: str
+    address: str
+    kind: str
+
+    @property
+    def url_host(self) -> str:
+        """The host of the printed link: on a wildcard, this computer's loopback address."""
+        if self.kind == "wildcard":
+            return "[::1]" if ":" in self.address else "127.0.0.1"
+        return f"[{self.address}]" if ":" in self.address else self.address
+
+
+def parse_host(text: str) -> Listen:
+    """`--host` text as an address (ValueError saying why not): an IPv4 or IPv6 address (in
+    brackets or not), `localhost`, the short IPv4 forms the system accepts (`0`, `127.1`,
+    `0x7f.1`), or a host name, resolved."""
+    name = text.strip()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    addr: ipaddress.IPv4Address | ipaddress.IPv6Address
+    if name == "":
+        addr = ipaddress.IPv4Address(0)
+    elif name.lower() == "localhost":
+        addr = ipaddress.IPv4Address("127.0.0.1")
+    else:
+        try:
+            addr = ipaddress.ip_address(name)
+        except ValueError:
+            try:                                   # 0, 0x0, 127.1, 000.000.000.000 ...
+                addr = ipaddress.IPv4Address(socket.inet_aton(name))
+            except (OSError, ValueError):
+                addr = _resolve(name)
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped                    # ::ffff:127.0.0.1 is 127.0.0.1
+    kind = "wildcard" if addr.is_unspecified else "loopback" if addr.is_loopback else "remote"
+    return Listen(text, str(addr), kind)
+
+
+def _resolve(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    if not name or len(name) > 253 or not name.isascii() or any(c in name for c in "/ \0"):
+        raise ValueError(f"{name!r} is not an address or a host name")
+    try:
+        infos = socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise ValueError(f"cannot resolve {name!r} ({getattr(e, 'strerror', None) or e})") \
+            from None
+    return ipaddress.ip_address(str(infos[0][4][0]).split("%")[0])
+
+
+class AllowedHosts:
+    """The Host header values a request may carry (see `allowed_hosts`); also the origins
+    (`http://` + a Host value accepted)."""
+
+    def __init__(self, names: set[str], port: int, any_address: bool = False):
+        self.port = port
+        self.any_address = any_address
+        self.exact = set()
+        for name in names:
+            shown = f"[{name}]" if ":" in name else name
+            self.exact.add(f"{shown}:{port}".lower())
+            if port == 80:
+                self.exact.add(shown.lower())
+
+    def __contains__(self, host: object) -> bool:
+        if not isinstance(host, str):
+            return False
+        host = host.lower()
+        if host in self.exact:
+            return True
+        return self.any_address and _ip_literal_with_port(host, self.port)
+
+    def __iter__(self):
+        return iter(sorted(self.exact))
+
+    def origin_ok(self, origin: str | None) -> bool:
+        return origin is not None and origin.lower().startswith("http://") \
+            and origin[len("http://"):] in self
+
+
+def _ip_literal_with_port(host: str, port: int) -> bool:
+    """An IP address (IPv6 in brackets) with `port` (or no port for 80): a name that no DNS
+    rebinding can give, so a server on every interface may accept it."""
+    if host.startswith("["):
+        addr, _, rest = host[1:].partition("]")
+        if rest and not rest.startswith(":"):
+            return False
+        given = rest[1:]
+    else:
+        addr, _, given = host.partition(":")
+    if given != str(port) and not (given == "" and port == 80):
+        return False
+    try:
+        ipaddress.ip_address(addr)
+    except ValueError:
+        return False
+    return True
+
+
+def allowed_hosts(host: str | Listen, port: int) -> AllowedHosts:
+    """The Host header values a request may carry for a server bound to `host`:`port`: the
+    address as given and as parsed; the loopback names for 127.0.0.1 and ::1; and, on a
+    wildcard, this computer's names and any IP address (with the port)."""
+    listen = host if isinstance(host, Listen) else parse_host(host)
+    names = {listen.given.strip().strip("[]"), listen.address}
+    if listen.address in ("127.0.0.1", "::1"):
+        names |= set(LOOPBACK)
+    wildcard = listen.kind == "wildcard"
+    if wildcard:
+        names |= set(LOOPBACK) | {socket.gethostname()}
+    return AllowedHosts({n for n in names if n}, port, any_address=wildcard)
+
+
+def _exact(hosts: set[str]) -> AllowedHosts:
+    """Host values given as text ("127.0.0.1:8737"), accepted exactly."""
+    out = AllowedHosts(set(), 0)
+    out.exact = {h.lower() for h in hosts}
     return out
 
 
@@ -73,11 +192,12 @@ class Guard:
     `hosts` are the Host values accepted (`allowed_hosts`); the origins accepted are
     `http://` + each of them."""
 
-    def __init__(self, app, token: str, hosts: set[str], max_body: int = MAX_BODY):
+    def __init__(self, app, token: str, hosts: AllowedHosts | set[str],
+                 max_body: int = MAX_BODY):
         self.app = app
         self.token = token
-        self.hosts = {h.lower() for h in hosts}
-        self.origins = {f"http://{h}" for h in self.hosts}
+        self.hosts = hosts if isinstance(hosts, AllowedHosts) else \
+            AllowedHosts(set(), 0) if not hosts else _exact(hosts)
         self.max_body = max_body
 
     async def __call__(self, scope, receive, send):
@@ -110,7 +230,7 @@ class Guard:
         method = scope.get("method", "GET")
         if scope["type"] == "websocket" or method not in ("GET", "HEAD"):
             origin = headers.get("origin")
-            if origin is None or origin.lower() not in self.origins:
+            if not self.hosts.origin_ok(origin):
                 raise Refused(403, f"refused: the Origin {origin or '(none)'!r} is not this "
                                    "server's page")
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))

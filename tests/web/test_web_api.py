@@ -429,7 +429,8 @@ def test_browser_game_resumes_in_the_terminal_and_back(web, tmp_path):
 # -- the command's flags ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, word", [(["--host", "192.168.1.20"], "--allow-remote"),
-                                        (["--host", "0.0.0.0", "--allow-remote"], "--host"),
+                                        (["--host", "0.0.0.0"], "--allow-remote"),
+                                        (["--host", "no.such.host.invalid"], "--host"),
                                         (["--level", "9"], "--level"),
                                         (["--ai", "0"], "--ai"),
                                         (["--seat", "3", "--ai", "1"], "--seat"),
