@@ -131,10 +131,15 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
         import uvicorn
 
         from cli.web.app import WebGame, create_app
+        from cli.web.limits import current as current_limits, server_settings
         from cli.web.security import allowed_hosts, parse_host
     except ImportError as e:
         raise InputError(f"ekonos serve needs the web extra ({e.name} is missing): "
                          "pip install 'ekonos[web]'") from None
+    try:
+        limits = current_limits()
+    except ValueError as e:
+        raise InputError(str(e)) from None
     try:
         listen = parse_host(host)
     except ValueError as e:
@@ -161,7 +166,7 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
                                record_dir=storage.games_dir(), **settings)
 
     game = WebGame(session, new_session, pace=pace)
-    app = create_app(game, token, allowed_hosts(listen, port))
+    app = create_app(game, token, allowed_hosts(listen, port), body_timeout=limits.body)
     for note in session.notes:
         click.echo(f"Note: {note}")
     if session.kept_unfinished is not None:
@@ -175,6 +180,7 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
             game.close_streams()                            # too, so the server can stop
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3,
+                            **server_settings(limits))
     Server(config).run(sockets=[sock])
     return 0

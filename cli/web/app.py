@@ -40,7 +40,7 @@ from cli.narration import EVEN_NOTE
 from cli.session import GameSession, NotYourTurn, SessionError, StaleTurn
 from cli.web.page import Assets
 from cli.web.review import NotOver, Reviews
-from cli.web.security import MAX_BODY, Guard
+from cli.web.security import BODY_TIMEOUT, MAX_BODY, Guard
 from cli.web.views import decision_json, layout, state_json
 
 MAX_TEXT = 200                 # longest move text accepted
@@ -316,7 +316,8 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def create_app(game: WebGame, token: str, hosts, max_body: int = MAX_BODY) -> Guard:
+def create_app(game: WebGame, token: str, hosts, max_body: int = MAX_BODY,
+               body_timeout: float = BODY_TIMEOUT) -> Guard:
     """The ASGI app for `game`, guarded (cli.web.security)."""
 
     def answer(handler):
@@ -421,4 +422,4 @@ def create_app(game: WebGame, token: str, hosts, max_body: int = MAX_BODY) -> Gu
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.game = game
-    return Guard(app, token, hosts, max_body)
+    return Guard(app, token, hosts, max_body, body_timeout)

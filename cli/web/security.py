@@ -13,7 +13,8 @@ requests to 127.0.0.1), so each request must prove it comes from the page we ser
   another site cannot make the person's browser decide moves (the cookie is SameSite=Strict
   too);
 * **bodies** are read whole before the app runs, at most `max_body` bytes (Content-Length
-  checked first, then the bytes as they arrive): 413 beyond it;
+  checked first, then the bytes as they arrive): 413 beyond it; within `body_timeout` seconds
+  (a client declaring more than it sends): 408 past it, and the connection closed;
 * every answer carries a Content-Security-Policy (`'self'` only), no-referrer (the token never
   leaks in a Referer), nosniff and frame-ancestors none; and `Cache-Control: no-store` unless
   the app set its own (the static files, kept by the browser under their content's hash).
@@ -22,6 +23,7 @@ Refusals are JSON `{"error": "..."}` with a 4xx status.
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -33,6 +35,8 @@ from urllib.parse import parse_qs
 
 COOKIE = "ekonos_token"
 MAX_BODY = 4096
+#: Seconds to read a request's whole body (cli/web/limits.py says the server's other limits).
+BODY_TIMEOUT = 10.0
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 SECURITY_HEADERS = [
@@ -193,8 +197,9 @@ class Guard:
     `http://` + each of them."""
 
     def __init__(self, app, token: str, hosts: AllowedHosts | set[str],
-                 max_body: int = MAX_BODY):
+                 max_body: int = MAX_BODY, body_timeout: float = BODY_TIMEOUT):
         self.app = app
+        self.body_timeout = body_timeout
         self.token = token
         self.hosts = hosts if isinstance(hosts, AllowedHosts) else \
             AllowedHosts(set(), 0) if not hosts else _exact(hosts)
@@ -212,8 +217,8 @@ class Guard:
         if scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD"):
             try:
                 body = await self._read_body(scope, receive)
-            except Refused as e:
-                return await _refuse(scope, receive, send, e.status, e.message)
+            except Refused as e:               # the rest of the body is never read: close
+                return await _refuse(scope, receive, send, e.status, e.message, close=True)
             if body is None:                # the client went away
                 return
             receive = _replay(body, receive)
@@ -268,8 +273,14 @@ class Guard:
             if int(declared) > self.max_body:
                 raise too_big
         body = b""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.body_timeout
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                raise Refused(408, f"refused: the request body did not arrive within "
+                                   f"{self.body_timeout:g} s") from None
             if message["type"] == "http.disconnect":
                 return None
             body += message.get("body", b"")
@@ -309,12 +320,15 @@ def _headers(scope) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
 
 
-async def _refuse(scope, receive, send, status: int, message: str) -> None:
+async def _refuse(scope, receive, send, status: int, message: str, close: bool = False) -> None:
+    """A JSON refusal; `close`: the connection is closed after it (a body left unread)."""
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
     body = json.dumps({"error": message}).encode()
+    closing = [(b"connection", b"close")] if close else []
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())] + SECURITY_HEADERS})
+                            (b"content-length", str(len(body)).encode())] + closing
+                + SECURITY_HEADERS})
     await send({"type": "http.response.body", "body": body})
