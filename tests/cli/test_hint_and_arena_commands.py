@@ -173,7 +173,7 @@ def test_arena_table_for_a_person():
 @pytest.mark.parametrize("args, words", [
     (["--bot", "nonsense"], "unknown bot"),
     (["--bot", "ismcts:c=abc"], "not a float"),
-    (["--bot", "ismcts:horizon=1,model=/no/such/model.json"], "is not a file"),
+    (["--bot", "ismcts:horizon=1,model=/no/such/model.json"], "no such file"),
     (["--bot", "random"] * 3, "3 --bot options for 2 players"),
 ])
 def test_arena_bad_specs(args, words):

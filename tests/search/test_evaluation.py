@@ -161,7 +161,7 @@ def test_a_model_given_in_the_spec_is_the_one_the_search_uses(tmp_path):
 
 
 @pytest.mark.parametrize("content, words", [
-    (None, "is not a file"),
+    (None, "no such file (a model file was expected)"),
     ("", "is not a model file"),
     ("\xff\xfe", "is not a model file"),
     ('{"theta": 1}', "is not a model file"),
@@ -176,7 +176,7 @@ def test_a_model_file_that_is_not_one_is_refused_by_the_spec(tmp_path, content, 
     with pytest.raises(SpecError, match="model: ") as e:
         make_bot(f"ismcts:horizon=1,model={path}")
     assert words in str(e.value)
-    with pytest.raises(SpecError, match="is not a file"):
+    with pytest.raises(SpecError, match="a directory, not a model file"):
         make_bot(f"ismcts:horizon=1,model={tmp_path}")
 
 
