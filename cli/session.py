@@ -113,11 +113,8 @@ class GameSession:
     events, no autosave); `ply0` counts decisions made before `start`.  `autosave` (a path or
     None) is written after every change; an unfinished game found there is first moved aside
     (`kept_unfinished`), unless it is `source`, the file this game was loaded from.  A finished
-    game's record goes to `record_dir` (None: not kept).
-
-    The autosave is owned by one process (`storage.claim_autosave`, `owner` names the program
-    in the message another process shows): `storage.AutosaveBusy` when another process plays
-    there; `close()` lets it go (the process's end does too)."""
+    game's record goes to `record_dir` (None: not kept).  One process owns the autosave until
+    `close()` (storage.AutosaveBusy when another plays there; `owner` names this one)."""
 
     def __init__(self, start: State, human: int, level: int, ai_seed: int, *,
                  moves: list[Move | int] | tuple = (), ply0: int = 0,
@@ -151,12 +148,7 @@ class GameSession:
         self.kept_unfinished: Path | None = None
         self._claim = None
         if self.autosave is not None:      # owned first: a live game is never moved aside
-            self._claim = storage.claim_autosave(self.autosave, owner)
-            try:
-                self.kept_unfinished = storage.keep_unfinished(self.autosave, source)
-            except storage.StorageError:
-                self.close()
-                raise
+            self._claim, self.kept_unfinished = storage.own_autosave(self.autosave, source, owner)
             self.autosave_error = storage.check_writable(self.autosave)
 
     # -- building ---------------------------------------------------------------------------

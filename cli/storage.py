@@ -7,7 +7,9 @@ folder, then a rename), like `ekonos.save_file`: a reader sees the old file or t
 
 The data folder is $EKONOS_DATA_DIR, else $XDG_DATA_HOME/ekonos, else ~/.local/share/ekonos;
 it holds `autosave.json`, `unfinished-<time>.json` (a game moved aside so a new one never
-overwrites it) and `games/` (one record per finished game).
+overwrites it) and `games/` (one record per finished game).  A game in progress owns its
+autosave (`claim_autosave`: a lock file `.autosave.json.lock` beside it), so a second program
+never moves a live game aside; it may start beside it in `autosave-2.json`, ...
 """
 from __future__ import annotations
 
@@ -225,6 +227,19 @@ def claim_autosave(path: str | os.PathLike, what: str = "ekonos") -> FileLock | 
         raise AutosaveBusy(Path(path), e.owner) from None
     except OSError:
         return None
+
+
+def own_autosave(path: Path, loading: str | os.PathLike | None, what: str) \
+        -> tuple[FileLock | None, Path | None]:
+    """`claim_autosave`, then `keep_unfinished` (only a game no process plays is moved aside):
+    the claim and the kept game's path."""
+    claim = claim_autosave(path, what)
+    try:
+        return claim, keep_unfinished(path, loading)
+    except StorageError:
+        if claim is not None:
+            claim.release()
+        raise
 
 
 def beside_paths(auto: str | os.PathLike):

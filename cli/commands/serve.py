@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from cli import storage
-from cli.busy import BESIDE
+from cli.busy import BESIDE, open_beside
 from cli.busy import choose as busy_choice, refusal as busy_refusal
 from cli.errors import InputError
 from cli.options import example, level_option, seed_option

@@ -192,13 +192,33 @@ def test_serve_beside_a_live_game_without_a_terminal_is_refused(data_dir):
     try:
         r = subprocess.run([sys.executable, "-m", "cli.main", "serve", "--port", "0",
                             "--no-browser"], capture_output=True, text=True,
-                           stdin=subprocess.DEVNULL, env={**ENV, "EKONOS_DATA_DIR": str(data_dir)}, timeout=60)
+                           stdin=subprocess.DEVNULL,
+                           env={**ENV, "EKONOS_DATA_DIR": str(data_dir)}, timeout=60)
     finally:
         holder.kill()
         holder.wait()
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "a game is in progress" in r.stderr and "ekonos play" in r.stderr
     assert not auto.exists()
+
+
+def test_serve_in_a_terminal_starts_beside_a_live_game(data_dir, monkeypatch):
+    from cli.commands import serve
+    data_dir.mkdir()
+    holder = hold(data_dir / "autosave.json")
+    try:
+        monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+        monkeypatch.setattr("builtins.input", lambda prompt="": "n")
+        session = serve._session(None, 1, None, None, None)
+        assert session.autosave == data_dir / "autosave-2.json"
+        session.close()
+        monkeypatch.setattr("builtins.input", lambda prompt="": "q")
+        with pytest.raises(SystemExit) as info:
+            serve._session(None, 1, None, None, None)
+        assert info.value.code == 0
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 # ---------------------------------------------------------------------------------------------
