@@ -113,12 +113,14 @@ class GameSession:
     events, no autosave); `ply0` counts decisions made before `start`.  `autosave` (a path or
     None) is written after every change; an unfinished game found there is first moved aside
     (`kept_unfinished`), unless it is `source`, the file this game was loaded from.  A finished
-    game's record goes to `record_dir` (None: not kept)."""
+    game's record goes to `record_dir` (None: not kept).  One process owns the autosave until
+    `close()` (storage.AutosaveBusy when another plays there; `owner` names this one)."""
 
     def __init__(self, start: State, human: int, level: int, ai_seed: int, *,
                  moves: list[Move | int] | tuple = (), ply0: int = 0,
                  autosave: str | Path | None = None, record_dir: str | Path | None = None,
-                 source: str | Path | None = None, notes: list[str] | tuple = ()):
+                 source: str | Path | None = None, notes: list[str] | tuple = (),
+                 owner: str = "ekonos"):
         if level not in LEVELS:
             raise SessionError(f"level must be 1-{len(LEVELS)}, got {level}", "level")
         if isinstance(human, bool) or not isinstance(human, int) \
@@ -144,8 +146,9 @@ class GameSession:
         self.autosave = Path(autosave).expanduser() if autosave is not None else None
         self.autosave_error: str | None = None
         self.kept_unfinished: Path | None = None
-        if self.autosave is not None:
-            self.kept_unfinished = storage.keep_unfinished(self.autosave, source)
+        self._claim = None
+        if self.autosave is not None:      # owned first: a live game is never moved aside
+            self._claim, self.kept_unfinished = storage.own_autosave(self.autosave, source, owner)
             self.autosave_error = storage.check_writable(self.autosave)
 
     # -- building ---------------------------------------------------------------------------
@@ -369,6 +372,12 @@ class GameSession:
             events = self._autosave()
             self._emit(events)
             return events
+
+    def close(self) -> None:
+        """Let go of the autosave (another process may then play there)."""
+        claim, self._claim = getattr(self, "_claim", None), None
+        if claim is not None:
+            claim.release()
 
     # -- hints ------------------------------------------------------------------------------
     def hint(self, top: int = 3) -> dict:

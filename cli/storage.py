@@ -7,7 +7,9 @@ folder, then a rename), like `ekonos.save_file`: a reader sees the old file or t
 
 The data folder is $EKONOS_DATA_DIR, else $XDG_DATA_HOME/ekonos, else ~/.local/share/ekonos;
 it holds `autosave.json`, `unfinished-<time>.json` (a game moved aside so a new one never
-overwrites it) and `games/` (one record per finished game).
+overwrites it) and `games/` (one record per finished game).  A game in progress owns its
+autosave (`claim_autosave`: a lock file `.autosave.json.lock` beside it), so a second program
+never moves a live game aside; it may start beside it in `autosave-2.json`, ...
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_json_file, write_atomic
+from ekonos.locks import LOCKS_WORK, FileLock, LockHeld, owner_text
 
 #: A record file is a few KB (two positions and the decisions between them); refuse to read
 #: more than this, so a wrong path (`/dev/zero`, a video) fails fast instead of filling memory.
@@ -126,11 +129,21 @@ def check_writable(path: Path) -> str | None:
         fd, tmp = tempfile.mkstemp(prefix=".ekonos-check.", dir=folder)
         os.close(fd)
         os.unlink(tmp)
+    except (FileExistsError, NotADirectoryError):
+        return _not_a_folder(folder)
     except OSError as e:
         return f"cannot write in {folder}: {_why(e)}"
     if Path(path).is_dir():
         return f"{path} is a folder, not a file"
     return None
+
+
+def _not_a_folder(folder: Path) -> str:
+    """Why the data folder `folder` cannot be made: a part of it is a file (or a device)."""
+    env = os.environ.get("EKONOS_DATA_DIR")
+    if env and Path(env).expanduser() == folder and folder.exists():
+        return f"EKONOS_DATA_DIR={env} is not a folder"
+    return _missing_folder(folder)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,6 +158,8 @@ def write_json(path: str | os.PathLike, data: dict, *, overwrite: bool = False,
     if make_dirs:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StorageError(_not_a_folder(path.parent)) from None
         except OSError as e:
             raise StorageError(f"cannot create the folder {path.parent}: {_why(e)}") from None
     path = check_target(path, overwrite=overwrite)
@@ -165,6 +180,57 @@ def read_json(path: str | os.PathLike) -> object:
         return read_json_file(path, MAX_RECORD_BYTES, "saved game")
     except FileError as e:
         raise StorageError(str(e)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# One writer per autosave
+
+class AutosaveBusy(StorageError):
+    """Another process is playing the game of this autosave (`owner`: its pid, since when)."""
+
+    def __init__(self, path: Path, owner: dict):
+        super().__init__(f"a game is in progress in {path}: {owner_text(owner)}")
+        self.path = Path(path)
+        self.owner = owner
+
+
+def claim_autosave(path: str | os.PathLike, what: str = "ekonos") -> FileLock | None:
+    """Own the autosave `path` for the game of this process (an advisory lock on
+    `.autosave.json.lock` beside it, held until released or the process ends): AutosaveBusy
+    when another process owns it.  None when the lock file cannot be made (a folder that cannot
+    be written: nothing can be saved there either, and `check_writable` says why) or this
+    platform has no file locks."""
+    if not LOCKS_WORK:
+        return None
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return FileLock(path, what).acquire()
+    except LockHeld as e:
+        raise AutosaveBusy(Path(path), e.owner) from None
+    except OSError:
+        return None
+
+
+def own_autosave(path: Path, loading: str | os.PathLike | None, what: str) \
+        -> tuple[FileLock | None, Path | None]:
+    """`claim_autosave`, then `keep_unfinished` (only a game no process plays is moved aside):
+    the claim and the kept game's path."""
+    claim = claim_autosave(path, what)
+    try:
+        return claim, keep_unfinished(path, loading)
+    except StorageError:
+        if claim is not None:
+            claim.release()
+        raise
+
+
+def beside_paths(auto: str | os.PathLike):
+    """The autosaves of games started beside a running one: autosave-2.json, -3, ..."""
+    auto = Path(auto)
+    n = 2
+    while True:
+        yield auto.with_name(f"{auto.stem}-{n}{auto.suffix}")
+        n += 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ and atomic saves.  What the decoded data must say is `ekonos/position.py`.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -121,28 +122,46 @@ def save_file(st, path: str | os.PathLike) -> None:
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:
     """Write `text` (UTF-8) to `path` atomically: a temporary file beside it, synced, then
-    renamed over it; a file replaced keeps its mode, a new one gets the umask's default.  On any
-    failure the temporary file is removed and the OSError raised; `path` is untouched."""
+    renamed over it.  A regular file replaced keeps its mode; a new one gets the umask's
+    default (0644 under the usual umask 022).  Through a symbolic link the file it points to is
+    replaced (the link stays); a target that exists and is not a regular file (a device, a
+    FIFO, a folder) is refused (IsADirectoryError or OSError EINVAL), never replaced.  On any
+    failure the temporary file is removed and the OSError raised (its filename is `path`, not
+    the temporary file); `path` is untouched."""
     path = Path(path)
-    try:                        # keep the mode of the file we replace, else the umask's default
-        mode = path.stat().st_mode & 0o777
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        st = target.stat()
     except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+        raise OSError(errno.EINVAL, "not a regular file (a device, a FIFO or a socket); "
+                      "write to a file", str(path))
+    if st is not None:
+        mode = st.st_mode & 0o777
+    else:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        os.replace(tmp, target)
+    except BaseException as e:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        if isinstance(e, OSError) and e.filename != str(path):
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from None
         raise
 
 

@@ -19,8 +19,8 @@ from cli.commands.progress import RunProgress, backend_options
 from cli.errors import InputError
 from cli.options import example, json_option, seed_option, variant_option
 from search.lab.backends import make_backend
-from search.lab.ladder import (DEFAULT_SPECS, next_run, report, run_ladder, schedule,
-                               task_threads)
+from search.lab.ladder import (DEFAULT_SPECS, give_back_run, merge_save, report,
+                               reserve_run, run_ladder, schedule, task_threads)
 from search.lab.ladder_fit import WAS, Ladder, seat_label
 
 INTERRUPTED = 130
@@ -209,25 +209,49 @@ def ladder(path: Path, specs: tuple[str, ...], players_text: str, games: int, re
         _plot_module()                       # refuse before playing, not after
     lad = Ladder.load(path, missing_ok=True)
     tables = schedule(specs or DEFAULT_SPECS, counts, games, reach, limits) if games else []
-    run = next_run(lad)
-    seed = run if seed is None else seed
     if anchor not in {s for t in tables for s in t.specs} | \
             {seat_label(seat) for g in lad.games for seat in g["seats"]}:
         raise InputError(f"the anchor {anchor!r} is not in the ladder; add it with --spec or "
                          "name another with --anchor")
     result = {"played": 0, "stopped": None}
+    failed: list[OSError] = []
     if tables:
+        existed = path.exists()
+        try:                                 # the run's number, and a check the file is writable
+            lad, run = reserve_run(path)
+        except OSError as e:
+            raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+        seed = run if seed is None else seed
         planned = sum(t.games for t in tables)
+
+        def save() -> None:                  # merged with the file as it is now (other runs)
+            mine = [g for g in lad.games if g.get("run") == run]
+            try:
+                lad.games[:] = merge_save(path, run, mine).games
+                failed.clear()
+            except OSError as e:             # a full disk: the games stay in memory, retried
+                if not failed and not quiet:
+                    click.echo(f"Warning: cannot write {path}: {e.strerror or e}; the games "
+                               "stay in memory and saving is tried again", err=True)
+                failed[:] = [e]
+
         if not quiet:
             click.echo(f"{path}: {len(lad.games)} games; run {run} plays {planned} more in "
                        f"{len(tables)} tables (Ctrl-C stops and keeps the games played)",
                        err=True)
-        with make_backend(backend, workers, address, task_cpus=task_threads(tables),
-                          ship=ship) as runner, RunProgress(planned, quiet) as bar:
-            result = run_ladder(lad, tables, seed, run, runner, variant,
-                                save=lambda: lad.save(path),
-                                progress=lambda done: bar.update(
-                                    done, lambda: estimate_text(lad, anchor)))
+        try:
+            with make_backend(backend, workers, address, task_cpus=task_threads(tables),
+                              ship=ship) as runner, RunProgress(planned, quiet) as bar:
+                result = run_ladder(lad, tables, seed, run, runner, variant, save=save,
+                                    progress=lambda done: bar.update(
+                                        done, lambda: estimate_text(lad, anchor)))
+        finally:
+            if result["played"] == 0:
+                give_back_run(path, run, existed)
+        if result["played"] == 0 and result["stopped"] == "interrupted":
+            click.echo("Interrupted: stopped before the first game; nothing written.",
+                       err=True)
+            sys.exit(INTERRUPTED)
     if not lad.games:
         raise InputError(f"{path}: no games to fit (give --games)")
     rep = {"file": str(path), **report(lad, anchor), "played": result["played"],
@@ -240,6 +264,10 @@ def ladder(path: Path, specs: tuple[str, ...], players_text: str, games: int, re
         draw(rep, png)
         if not quiet:
             click.echo(f"{png}: Elo against think time per decision", err=True)
+    if failed:
+        unsaved = sum(1 for g in lad.games if g.get("run") == run)
+        raise InputError(f"cannot write {path}: {failed[0].strerror or failed[0]}; the "
+                         f"{unsaved} games of this run are not saved")
     if result["stopped"] == "interrupted":
         click.echo(f"Interrupted: {result['played']} games of this run are in {path}.",
                    err=True)

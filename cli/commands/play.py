@@ -25,6 +25,9 @@ from ekonos.rules import Step
 from search.bots import LEVELS, parse_spec
 
 from cli import render, storage
+from cli.busy import BESIDE, WATCH, open_beside
+from cli.busy import choose as busy_choice, refusal as busy_refusal, watch as busy_watch
+from cli.errors import InputError
 from cli.options import level_option, seed_option, variant_option
 from cli.grammar import Command, interpret, legal_list
 from cli.panels import decisions_panel, full_list, hint_table, log_table, step_question
@@ -109,7 +112,8 @@ class TerminalGame:
             c.rule(f"Round {event.round} of {event.rounds}: new hands, "
                    f"+{event.coins} coins each")
         elif isinstance(event, AutosaveFailed):
-            c.print(f"[red]Could not autosave: {escape(event.reason)}[/]")
+            c.print(f"[red]Could not autosave: {escape(event.reason)}.[/] The game goes on "
+                    "in memory; you will be asked where to save it when you leave.")
         elif isinstance(event, RecordFailed):
             c.print(f"[red]Could not save the game record to {escape(str(event.path))}: "
                     f"{escape(event.reason)}[/]")
@@ -349,6 +353,10 @@ class TerminalGame:
         over: GameOver | None = s.over
         if over is not None and over.saved:
             self.console.print("Game record saved in " + " and ".join(map(str, over.saved)) + ".")
+        elif over is not None and (s.autosave is not None or s.record_dir is not None):
+            # every save failed (a full disk, the folder gone): the game is only in memory
+            self.console.print("[red]The game is not saved anywhere yet.[/]")
+            self._ask_where()
         offer_review(self.console, self.session, self.input_fn,
                      over.saved[0] if over is not None and over.saved else None,
                      ekonos_command())
@@ -418,14 +426,30 @@ def play(ai, level, seed, name, seat, variant, load):
     """
     game = make_game(ai=ai, level=level, seed=seed, name=name, seat=seat, variant=variant,
                      load=load)
-    return game.run()
+    if game is None:                     # another process plays there; watched, or left
+        return 0
+    try:
+        return game.run()
+    finally:
+        game.session.close()
 
 
 def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None, load=None,
-              console: Console | None = None, input_fn=None) -> TerminalGame:
+              console: Console | None = None, input_fn=None) -> TerminalGame | None:
     """Flags -> a TerminalGame with the data folder's autosave (exit status 2, one line, for
-    bad flags or a bad file)."""
-    kwargs = dict(autosave=storage.autosave_path(), record_dir=storage.games_dir())
+    bad flags or a bad file).  When another process plays the data folder's game
+    (cli.busy): asked in a terminal (None when the person watched it or quit), an error
+    otherwise."""
+    console = console or Console()
+    auto = storage.autosave_path()
+
+    def build(autosave):
+        kwargs = dict(autosave=autosave, record_dir=storage.games_dir(), owner="ekonos play")
+        if load is not None:
+            return GameSession.load(load, level=level, seat=seat, **kwargs)
+        return GameSession.new(ai=3 if ai is None else ai, level=3 if level is None else level,
+                               seed=seed, name=name, seat=0 if seat is None else seat,
+                               variant=variant or "rulebook", **kwargs)
     try:
         if load is not None:
             given = [flag for flag, v in (("--ai", ai), ("--seed", seed), ("--name", name),
@@ -433,12 +457,17 @@ def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None
             if given:
                 raise click.UsageError(f"{', '.join(given)} cannot be used with --load: the "
                                        "saved game fixes them (--level and --seat may change)")
-            session = GameSession.load(load, level=level, seat=seat, **kwargs)
-        else:
-            session = GameSession.new(ai=3 if ai is None else ai,
-                                      level=3 if level is None else level, seed=seed,
-                                      name=name, seat=0 if seat is None else seat,
-                                      variant=variant or "rulebook", **kwargs)
+        try:
+            session = build(auto)
+        except storage.AutosaveBusy as busy:
+            if load is not None or (input_fn is None and not sys.stdin.isatty()):
+                raise InputError(busy_refusal(busy, load is not None)) from None
+            choice = busy_choice(busy, console, input_fn or console.input)
+            if choice == WATCH:
+                busy_watch(auto, console)
+            if choice != BESIDE:
+                return None
+            session = open_beside(build, auto)
     except SessionError as e:
         if e.setting is not None:
             raise click.BadParameter(str(e), param_hint=f"'--{e.setting}'") from None

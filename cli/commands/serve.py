@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import webbrowser
 from pathlib import Path
@@ -16,6 +17,8 @@ from pathlib import Path
 import click
 
 from cli import storage
+from cli.busy import BESIDE, open_beside
+from cli.busy import choose as busy_choice, refusal as busy_refusal
 from cli.errors import InputError
 from cli.options import example, level_option, seed_option
 from cli.session import GameSession, SessionError
@@ -57,8 +60,20 @@ def _session(ai, level, seat, seed, load) -> GameSession:
     """The game to serve: --load's; else the autosave's unfinished game when no setting asks
     for a new one (only --level may be given: it changes the resumed game's level); else a new
     game with `ekonos play`'s defaults (GameSession.new's: 3 AI opponents at level 3, seat 0)."""
-    kwargs = dict(autosave=storage.autosave_path(), record_dir=storage.games_dir())
     auto = storage.autosave_path()
+    try:
+        return _open(ai, level, seat, seed, load, auto)
+    except storage.AutosaveBusy as busy:        # another process plays there: never taken
+        if load is not None or not sys.stdin.isatty():
+            raise InputError(busy_refusal(busy, load is not None)) from None
+        from rich.console import Console
+        if busy_choice(busy, Console(), input, can_watch=False) != BESIDE:
+            raise SystemExit(0) from None
+        return open_beside(lambda path: _open(ai, level, seat, seed, load, path), auto)
+
+
+def _open(ai, level, seat, seed, load, auto: Path) -> GameSession:
+    kwargs = dict(autosave=auto, record_dir=storage.games_dir(), owner="ekonos serve")
     try:
         if load is not None:
             if ai is not None or seed is not None:
@@ -151,8 +166,12 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
                                  "the link could play; add --allow-remote to do it anyway",
                                  param_hint="'--host'")
     host = listen.address
-    session = _session(ai, level, seat, seed, load)
-    sock = _bind(host, port)
+    sock = _bind(host, port)             # the port first: a busy one changes no file
+    try:
+        session = _session(ai, level, seat, seed, load)
+    except BaseException:
+        sock.close()
+        raise
     port = sock.getsockname()[1]
     if listen.kind != "loopback":
         where = "every interface" if listen.kind == "wildcard" else f"{host}:{port}"
@@ -162,8 +181,8 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
     url = f"http://{listen.url_host}:{port}/?token={token}"
 
     def new_session(**settings) -> GameSession:
-        return GameSession.new(autosave=storage.autosave_path(),
-                               record_dir=storage.games_dir(), **settings)
+        return GameSession.new(autosave=session.autosave, record_dir=storage.games_dir(),
+                               owner="ekonos serve", **settings)
 
     game = WebGame(session, new_session, pace=pace)
     app = create_app(game, token, allowed_hosts(listen, port), body_timeout=limits.body)
@@ -182,5 +201,8 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
 
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3,
                             **server_settings(limits))
-    Server(config).run(sockets=[sock])
+    try:
+        Server(config).run(sockets=[sock])
+    finally:
+        game.session.close()
     return 0

@@ -254,6 +254,7 @@ class WebGame:
             raise BadRequest(400, str(e)) from None
         self._unsubscribe()
         self.reviews.cancel()                           # the last game's review is not wanted
+        self.session.close()                            # (the new one owns the autosave now)
         self.session = session
         self.games += 1
         self.error = None

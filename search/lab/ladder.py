@@ -19,6 +19,7 @@ decision in that game (and the mean: total think time over all decisions).
 """
 from __future__ import annotations
 
+import os
 import statistics
 import time
 import zlib
@@ -26,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ekonos.errors import EkonosError
+from ekonos.locks import locked
 from search.lab.arena import bot_threads, play_block, resolved, seat_scores, split_label
 from search.lab.backends import Backend, Ordered
 from search.bots import derive_seed
@@ -116,9 +118,60 @@ def interleave(tables: list[Table]) -> list[tuple[int, int]]:
 
 
 def next_run(ladder: Ladder) -> int:
-    """The number of the next run of a ladder file (0 for a new file)."""
-    runs = [g.get("run") for g in ladder.games]
-    return 1 + max((r for r in runs if isinstance(r, int)), default=-1)
+    """The number of the next run of a ladder file (0 for a new file): after every run with
+    games and every run reserved."""
+    runs = [g.get("run") for g in ladder.games] + list(ladder.runs)
+    return 1 + max((r for r in runs if isinstance(r, int) and not isinstance(r, bool)),
+                   default=-1)
+
+
+# -- the ladder file, shared: every change a read-merge-write under its lock -------------------
+#
+# Two runs may append to one file at once (two terminals, two machines on a shared folder):
+# each change reads the file as it is now, under an advisory lock (ekonos.locks), changes only
+# this run's part and writes it back, so neither run's games are lost.  A run's number is
+# reserved in the file ("runs") under the lock before it plays, so two runs never share a
+# number, nor (with the default seed, the run's number) their deals.
+
+def reserve_run(path: str | os.PathLike) -> tuple[Ladder, int]:
+    """Take the next run number of the ladder file `path` (created if missing) and write it
+    down; returns the ladder as it is now and the number.  Writing before playing also checks
+    that the file can be written at all (OSError, naming `path`)."""
+    with locked(path, "ekonos ladder"):
+        lad = Ladder.load(path, missing_ok=True)
+        run = next_run(lad)
+        lad.runs.append(run)
+        lad.save(path)
+    return lad, run
+
+
+def merge_save(path: str | os.PathLike, run: int, games: list[dict]) -> Ladder:
+    """Write this run's `games` into the file as it is now (other runs' games kept, this run's
+    replaced); returns the whole ladder.  OSError (naming `path`) when it cannot be written."""
+    with locked(path, "ekonos ladder"):
+        lad = Ladder.load(path, missing_ok=True)
+        lad.games = [g for g in lad.games if g.get("run") != run] + list(games)
+        if run not in lad.runs:
+            lad.runs.append(run)
+        lad.save(path)
+    return lad
+
+
+def give_back_run(path: str | os.PathLike, run: int, existed: bool) -> None:
+    """A run that saved no game: its reserved number taken out of the file, and the file
+    removed when the run created it and it holds nothing else (best effort)."""
+    try:
+        with locked(path, "ekonos ladder"):
+            lad = Ladder.load(path, missing_ok=True)
+            if any(g.get("run") == run for g in lad.games):
+                return
+            lad.runs = [r for r in lad.runs if r != run]
+            if not existed and not lad.games and not lad.runs:
+                os.unlink(path)
+            else:
+                lad.save(path)
+    except (OSError, EkonosError):
+        pass
 
 
 def run_ladder(ladder: Ladder, tables: list[Table], seed: int, run: int, backend: Backend,

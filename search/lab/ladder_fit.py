@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.errors import EkonosError
-from ekonos.files import read_json_file
+from ekonos.files import read_json_file, write_atomic
 from search.lab.lab_schema import MAX_LADDER_BYTES, ladder_record
 from search.lab.ratings import Z95, Game
 
@@ -227,6 +227,8 @@ class Ladder:
     """
 
     games: list[dict] = field(default_factory=list)
+    runs: list[int] = field(default_factory=list)
+    """Run numbers taken (`search.lab.ladder.reserve_run`), including runs with no game yet."""
 
     def add(self, game: Game, seat_extra: Sequence[dict] | None = None, **extra) -> None:
         """Append one game (per seat ``(spec, score)``); `seat_extra` and `extra` are stored
@@ -249,7 +251,8 @@ class Ladder:
                    intervals=intervals)
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "games": self.games}
+        runs = {"runs": self.runs} if self.runs else {}
+        return {"format": FORMAT, "version": VERSION, **runs, "games": self.games}
 
     @classmethod
     def from_json(cls, data) -> "Ladder":
@@ -265,7 +268,10 @@ class Ladder:
             raise EkonosError("ladder file: \"games\" must be a list")
         for k, g in enumerate(games):
             _check_record(g, k)
-        return cls(games=list(games))
+        runs = data.get("runs")
+        runs = [r for r in runs if isinstance(r, int) and not isinstance(r, bool)] \
+            if isinstance(runs, list) else []
+        return cls(games=list(games), runs=runs)
 
     @classmethod
     def load(cls, path: str | os.PathLike, missing_ok: bool = False) -> "Ladder":
@@ -280,12 +286,9 @@ class Ladder:
             raise EkonosError(f"{path}: {exc}") from exc
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the file atomically (a temporary file renamed over it): an interrupted save
-        leaves the previous file whole."""
-        p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, p)
+        """Write the file atomically (a temporary file renamed over it, removed on failure):
+        an interrupted or failed save leaves the previous file whole.  OSError names `path`."""
+        write_atomic(path, json.dumps(self.to_json(), indent=1) + "\n")
 
 
 #: Between a spec and the meaning it had when its games were played, in a rated name

@@ -10,7 +10,7 @@ import os
 
 import fuzz_support
 
-FINDING_KINDS = ("signal", "traceback", "hang", "modified file")
+FINDING_KINDS = ("signal", "traceback", "hang", "modified file", "lost write")
 
 
 def pytest_report_header(config) -> str:

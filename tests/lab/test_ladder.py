@@ -227,8 +227,8 @@ def test_ctrl_c_keeps_every_finished_game_in_the_file(tmp_path):
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     first = proc.stderr.readline()                 # the start line: the games are under way
     assert "Ctrl-C stops and keeps the games played" in first
-    while not path.exists() and proc.poll() is None:   # the first save: games under way
-        time.sleep(0.05)
+    while proc.poll() is None and not (path.exists() and Ladder.load(path).games):
+        time.sleep(0.05)                           # the first save of games: under way
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
