@@ -51,8 +51,8 @@ codecs.register_error(ERRORS, _stand_in)
 def any_encoding() -> None:
     """Make this process's stdout and stderr write every character (stand-ins, escapes)."""
     for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict",
-                                                                      "backslashreplace"):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in (
+                "strict", "backslashreplace", "surrogateescape"):
             try:
                 stream.reconfigure(errors=ERRORS)
             except (ValueError, OSError):        # closed, or no reconfigure: leave it
