@@ -15,7 +15,10 @@ from search._ismcts import MAX_NODES, NODE_BYTES, Searcher
 
 #: The share of the memory available to this process that the search trees may take, all
 #: together; the rest is left to Python, the other programs and the tree's own growth by doubling.
-MEMORY_SHARE = 0.4
+MEMORY_SHARE = 0.25
+#: ... and never more than this without the setting below (36 million nodes: far beyond any
+#: level's budget, an hour of search on one thread).
+MEMORY_CEILING = 2 * 2 ** 30
 #: A tree may always hold this many nodes, whatever the memory reads (a small search fits).
 MIN_NODES = 100_000
 #: A setting: the memory of the search trees, in megabytes (all the trees of a search together).
@@ -55,7 +58,8 @@ def _available_bytes() -> int | None:
 
 def node_limit(trees: int = 1) -> int:
     """The most nodes each of `trees` search trees searched at once may hold: MEMORY_SHARE of
-    the memory available (or EKONOS_SEARCH_MB megabytes) shared among them, at least MIN_NODES.
+    the memory available, at most MEMORY_CEILING (or EKONOS_SEARCH_MB megabytes), shared among
+    them, at least MIN_NODES.
     Past it a search ends with what its tree holds (`Searcher.full`)."""
     setting = os.environ.get(MEMORY_VARIABLE, "").strip()
     budget: float | None
@@ -65,9 +69,7 @@ def node_limit(trees: int = 1) -> int:
         budget = None
     if budget is None or not budget >= 0:
         room = _available_bytes()
-        budget = None if room is None else room * MEMORY_SHARE
-    if budget is None:
-        return MAX_NODES
+        budget = MEMORY_CEILING if room is None else min(MEMORY_CEILING, room * MEMORY_SHARE)
     return int(max(MIN_NODES, min(MAX_NODES, budget / NODE_BYTES / max(1, trees))))
 
 
