@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from cli.output import INTERRUPTED, any_encoding, ignore_second_interrupt, interrupted
+from cli.output import any_encoding, ignore_second_interrupt, interrupted
 from ekonos import State, load_file, save_file
 from ekonos.errors import EkonosError, PositionError
 
@@ -73,8 +73,8 @@ class EkonosGroup(click.Group):
                 sys.stdout = open(os.devnull, "w")
                 sys.exit(1)
             _fail(_os_message(e))
-        if rv == INTERRUPTED:                              # a command's own Ctrl-C report
-            ignore_second_interrupt()
+        finally:            # the command is over: a Ctrl-C on the way out (threads ending,
+            ignore_second_interrupt()      # the interpreter's shutdown) is ignored, not a kill
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: click.Context):
