@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from cli.output import any_encoding, ignore_second_interrupt, interrupted
 from ekonos import State, load_file, save_file
 from ekonos.errors import EkonosError, PositionError
 
@@ -49,8 +50,11 @@ class EkonosGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        any_encoding()                                     # never a UnicodeEncodeError
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except KeyboardInterrupt:                          # Ctrl-C: one line, exit status 130
+            interrupted()
         except click.exceptions.NoArgsIsHelpError as e:   # bare `ekonos`: the help, not an error
             click.echo(e.ctx.get_help() if e.ctx else self.get_help(click.Context(self)))
             sys.exit(0)
@@ -69,7 +73,16 @@ class EkonosGroup(click.Group):
                 sys.stdout = open(os.devnull, "w")
                 sys.exit(1)
             _fail(_os_message(e))
+        finally:            # the command is over: a Ctrl-C on the way out (threads ending,
+            ignore_second_interrupt()      # the interpreter's shutdown) is ignored, not a kill
         sys.exit(rv if isinstance(rv, int) else 0)
+
+    def invoke(self, ctx: click.Context):
+        # before click turns Ctrl-C into a blank line and "Aborted."
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted()
 
 
 # -- position files ---------------------------------------------------------------------------

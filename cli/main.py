@@ -12,9 +12,24 @@ checks that each short help here is the command's own.
 """
 from __future__ import annotations
 
-import importlib
+import os
+import signal
+import sys
 
-import click
+
+def _interrupted_at_start(signum, frame) -> None:
+    # Ctrl-C while the program starts (the imports below, a command's module): one line and
+    # exit status 130, as later (cli.output.interrupted), never an import's traceback
+    os.write(2, b"Interrupted.\n")
+    os._exit(130)
+
+
+if __name__ == "__main__" or os.path.basename(sys.argv[0] if sys.argv else "") == "ekonos":
+    signal.signal(signal.SIGINT, _interrupted_at_start)       # the `ekonos` program only
+
+import importlib  # noqa: E402  (after the start-up handler, as early as it can be)
+
+import click  # noqa: E402
 
 from cli.errors import EkonosGroup
 from cli.helptext import example
@@ -66,6 +81,11 @@ _NO_SUCH_COMMAND = getattr(click.exceptions, "NoSuchCommand", ())
 class LazyGroup(EkonosGroup):
     """A group whose commands are imported when first asked for, from a table of
     name -> (module, short help); its `--help` lists them from the table."""
+
+    def main(self, *args, **kwargs):
+        if signal.getsignal(signal.SIGINT) is _interrupted_at_start:     # started: from here
+            signal.signal(signal.SIGINT, signal.default_int_handler)    # KeyboardInterrupt
+        return super().main(*args, **kwargs)
 
     def __init__(self, *args, lazy: dict[str, tuple[str, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)

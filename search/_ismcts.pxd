@@ -10,6 +10,7 @@ cdef enum:
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
     PREALLOC_NODES = 50_000_000         # an iteration budget preallocates at most this many nodes
     NODE_LIMIT = 1 << 30                # node indices are C ints: the pool never grows past this
+    BATCH = 256                         # iterations between two looks at `stopping` and signals
 
 ctypedef struct Node:
     int action          # action leading here (pseudo-action >= NUM_ACTIONS: a card chosen)
@@ -42,6 +43,8 @@ cdef class Searcher:
     cdef public bint plain              # never a buy back that undoes this turn's sale
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
     cdef public int forced              # a root move every iteration must take (-1: free)
+    cdef int stopping                   # set by stop() from any thread, read between batches
+    cdef public bint full               # the last run stopped at node_limit (or out of memory)
 
     cdef int reserve(self, int need) noexcept nogil
     cdef int add_node(self, int parent, int action, int mover) noexcept nogil

@@ -13,8 +13,13 @@
 #   the playouts light (ε-greedy); what was measured against them is in docs/strength.md.
 # - Nodes live in one preallocated array of structs addressed by index (no Python object per node);
 #   the array grows by a checked realloc (never past `node_limit`) and is freed only in
-#   __dealloc__.  A failed growth makes `iterate` return -1: the nogil loop stops and `run`
-#   raises MemoryError once it holds the GIL again.
+#   __dealloc__.  A failed growth (at `node_limit`, or out of memory) makes `iterate` return -1:
+#   the loop stops there, `full` is set and `run` returns what the tree holds (a bounded tree,
+#   never a MemoryError in the middle of a search).
+# - The nogil loop runs in batches of BATCH iterations: between two, `stopping` (set by stop(),
+#   from any thread) is read, and on the main thread the signal handlers run (Ctrl-C), so a
+#   search stops within a batch and raises KeyboardInterrupt, its tree readable.  The batches
+#   cut the loop only: the iterations and their random stream are the same.
 # - Everything in the loop is nogil/noexcept and allocates nothing per iteration; a search object
 #   is used by one thread at a time, so root parallelism runs one Searcher per thread and merges
 #   root statistics in Python (search.bots).
@@ -32,6 +37,8 @@ from libc.string cimport memset, memcmp
 from libc.math cimport sqrt, log, isfinite
 from libc.stdint cimport uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.exc cimport PyErr_CheckSignals
+import threading
 
 from ekonos._bits cimport ctz
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize,
@@ -46,6 +53,15 @@ from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_featu
 # score margin over the best other seat / SCALE)) (_playout.pxd `rewards`).
 cdef double BLEND = 0.25
 cdef double SCALE = 10.0
+
+
+cdef extern from *:
+    """
+    static inline int ek_flag_get(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ek_flag_set(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int ek_flag_get(int* p) noexcept nogil
+    void ek_flag_set(int* p, int v) noexcept nogil
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -277,11 +293,14 @@ cdef class Searcher:
             uint64_t seed=0, bint more=False):
         """Search `view` for `observer`: `iterations` (reproducible) or `seconds` (wall clock).
         `more`: go on with the tree and random stream of the last run, on the same view (the
-        seed is unused).  MemoryError when the tree cannot grow (the statistics so far stay
-        readable)."""
-        cdef double deadline
-        cdef long it = 0
-        cdef int failed = 0
+        seed is unused).  When the tree cannot grow (`node_limit`, or no memory) the search
+        ends there and `full` is set: the statistics so far are the answer.  KeyboardInterrupt
+        when stop() was called (before or during the run) or, on the main thread, on Ctrl-C:
+        the tree stays readable, `iterations_done` counts what ran."""
+        cdef double deadline = 0.0
+        cdef long it = 0, end
+        cdef int over = 0, stopped = 0
+        cdef bint timed = iterations <= 0
         if more and (self.n_nodes == 0 or observer != self.observer
                      or memcmp(&self.root, &view.s, sizeof(EkState)) != 0):
             raise ValueError("more=True goes on with the last run's tree: the same view and seat")
@@ -289,6 +308,7 @@ cdef class Searcher:
             self.n_nodes = 0                # a failed call leaves an empty tree, never a stale one
             self.iterations_done = 0
             self.decisions_simulated = 0
+            self.full = 0
         if not isfinite(seconds) or seconds < 0:
             raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         if iterations <= 0 and seconds <= 0:
@@ -299,37 +319,54 @@ cdef class Searcher:
             raise IndexError(f"observer {observer} is not a seat of this position")
         if self.see_all and view.s.known != (1 << view.s.nplayers) - 1:
             raise ValueError("see_all needs a position that knows every hand")
+        if ek_flag_get(&self.stopping):
+            raise KeyboardInterrupt("the search was stopped")
+        main = threading.current_thread() is threading.main_thread()
         self.root = view.s
         self.observer = observer
         if not more:
             rng_seed(self.rng, seed)
         self.stamp = 0
         memset(self.mark, 0, NPSEUDO * sizeof(int))
-        if iterations > 0 and self.reserve(
-                <int>min(self.n_nodes + iterations + 2, PREALLOC_NODES, self.node_limit)) < 0:
-            raise MemoryError("no memory for the search tree")
+        if iterations > 0:                  # a failure here is no error: the pool grows as needed
+            self.reserve(<int>min(self.n_nodes + iterations + 2, PREALLOC_NODES, self.node_limit))
         if not more and self.add_node(-1, -1, -1) < 0:
             raise MemoryError("no memory for the search tree")
-        with nogil:
-            if iterations > 0:
-                while it < iterations:
-                    if self.iterate() < 0:
-                        failed = 1
-                        break
-                    it += 1
-            else:
-                deadline = now_seconds() + seconds
-                while True:
-                    if self.iterate() < 0:
-                        failed = 1
-                        break
-                    it += 1
-                    if (it & 31) == 0 and now_seconds() >= deadline:
-                        break
-        self.iterations_done += it
-        if failed:
-            raise MemoryError(f"the search tree cannot grow past {self.n_nodes} nodes "
-                              f"(after {it} iterations)")
+        if timed:
+            deadline = now_seconds() + seconds
+        try:
+            while not over:
+                with nogil:
+                    end = it + BATCH
+                    while it < end:
+                        if not timed and it >= iterations:
+                            over = 1
+                            break
+                        if self.iterate() < 0:
+                            self.full = 1
+                            over = 1
+                            break
+                        it += 1
+                        if timed and (it & 31) == 0 and now_seconds() >= deadline:
+                            over = 1
+                            break
+                    stopped = ek_flag_get(&self.stopping)
+                if stopped:
+                    raise KeyboardInterrupt("the search was stopped")
+                if main:
+                    PyErr_CheckSignals()        # Ctrl-C: KeyboardInterrupt from here
+        finally:
+            self.iterations_done += it
+
+    def stop(self):
+        """Stop the search: a run under way (on any thread) ends within a batch of iterations,
+        and every later run at once, with KeyboardInterrupt.  For good: a stopped Searcher
+        searches no more (make a new one)."""
+        ek_flag_set(&self.stopping, 1)
+
+    @property
+    def stopped(self):
+        return bool(ek_flag_get(&self.stopping))
 
     def children(self, int action):
         """The actions the tree holds right below the root's child `action` (none: [])."""
@@ -398,6 +435,11 @@ def company_features_of(CoreState st):
         out.append([f[k] for k in range(NFEAT)])
     return out
 
+
+#: The bytes of one node of the tree (what `node_limit` multiplies).
+NODE_BYTES = sizeof(Node)
+#: The most nodes a tree may hold whatever the memory (node indices are C ints).
+MAX_NODES = NODE_LIMIT
 
 EVAL_FEATURES = NFEAT
 EVAL_MAX_ROUNDS = MAX_ROUNDS

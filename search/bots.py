@@ -150,6 +150,8 @@ class Analysis:
     decisions: int
     seconds: float
     nodes: int
+    #: a tree reached its node limit (memory): the search ended there, with what it held
+    full: bool = False
 
 
 class ISMCTSBot(Bot):
@@ -233,14 +235,16 @@ class ISMCTSBot(Bot):
         return out
 
     def searcher(self) -> Searcher:
-        """A fresh search tree with this bot's parameters (one per thread)."""
+        """A fresh search tree with this bot's parameters (one per thread), its size bounded
+        by the memory available to the bot's workers (`roots.node_limit`)."""
         p = self.params
         s = Searcher(c=p.c)
+        s.node_limit = roots.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
         if p.horizon:
             s.set_model(*evaluation.model(p.model))
-        return s
+        return roots.tracked(s)
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:
         """Search the view for the seat to move; root parallelism over `workers` threads (the
@@ -262,14 +266,14 @@ class ISMCTSBot(Bot):
             rank = run_halving(searchers, view, seat, budgets, seconds,
                                [job["seed"] for job in jobs])
         else:
-            roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), w)
+            roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), searchers)
         seconds = _time.perf_counter() - t0
         moves = roots.merge(searchers, line_length)
         if rank is not None:                         # the survivor first, then by round left
             moves.sort(key=lambda m: rank.get(m["action"], len(rank)))
         return Analysis(moves, sum(s.iterations_done for s in searchers),
                         sum(s.decisions_simulated for s in searchers), seconds,
-                        sum(s.node_count for s in searchers))
+                        sum(s.node_count for s in searchers), any(s.full for s in searchers))
 
     def choose(self, view, seed=None):
         if view.count_legal() == 1:

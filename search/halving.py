@@ -61,7 +61,7 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
             per = time_left / (rounds - r)
             time_left -= per
             plan = [[per / len(cands)] * len(cands) for _ in searchers]
-        side_by_side(lambda i: work(i, plan[i]), len(searchers))
+        side_by_side(lambda i: work(i, plan[i]), searchers)
         stats = {m["action"]: m for m in merge(searchers)}
 
         def value(a: int) -> tuple[float, float]:

@@ -47,6 +47,7 @@ from ekonos.errors import EkonosError
 from ekonos.moves import Move
 from ekonos.position import state_from_dict
 from search.bots import LEVELS, ISMCTSBot, derive_seed, parse_spec
+from search.roots import Stop, stopped_by
 
 DEFAULT_ITERATIONS = 4000
 #: The level whose search judges each decision (its parameters, the review's own budget): the
@@ -311,9 +312,12 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
     if progress is not None:
         progress(0, total)
 
+    stop = Stop()
+
     def one(item: tuple[int, State, Move]) -> DecisionReview:
         ply, st, mv = item
-        return review_decision(st, mv, iterations, derive_seed(seed, ply), ply)
+        with stopped_by(stop):
+            return review_decision(st, mv, iterations, derive_seed(seed, ply), ply)
 
     done: list[DecisionReview] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -322,7 +326,8 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
                 done.append(review)
                 if progress is not None:
                     progress(len(done), total)
-        except BaseException:        # Ctrl-C, or `progress` raised to stop: drop the rest
+        except BaseException:        # Ctrl-C, or `progress` raised to stop: drop the rest,
+            stop.stop()              # the searches under way stopped within a batch
             pool.shutdown(wait=True, cancel_futures=True)
             raise
     end = steps[-1][0].copy() if steps else start.copy()

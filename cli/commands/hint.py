@@ -19,6 +19,10 @@ from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_p
 #: Below NARROW columns the table leaves out the expected continuation, below NARROWER the
 #: visits and the score too, so the moves and their win shares stay whole.
 NARROW, NARROWER = 72, 52
+#: Said when the search tree reached its memory bound (search.roots.node_limit; the setting
+#: EKONOS_SEARCH_MB) before the budget was spent.
+FULL_NOTE = ("The search tree filled the memory it may use ({nodes} nodes) and the search "
+             "stopped there: this advice is from {done} iterations.")
 
 
 @click.command(epilog=example("ekonos hint game.json",
@@ -57,8 +61,9 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed, params=params)
     if as_json:
-        click.echo(json.dumps({k: result[k] for k in ("to_move", "step", "moves", "even")},
-                              indent=2))
+        keys = ("to_move", "step", "moves", "even") + (("full", "nodes", "iterations")
+                                                        if result["full"] else ())
+        click.echo(json.dumps({k: result[k] for k in keys}, indent=2))
         return
     out = Console()
     # a name is text, never markup
@@ -84,3 +89,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     out.print(table)
     if result["even"]:
         out.print(Text(EVEN_NOTE, style="dim"))
+    if result["full"]:
+        done = result["iterations"]
+        out.print(Text(FULL_NOTE.format(nodes=result["nodes"],
+                                        done=f"{done} of {iterations}" if iterations else done),
+                       style="yellow"))

@@ -197,6 +197,8 @@ def serve(ai, level, seat, seed, load, host, port, allow_remote, pace, no_browse
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:          # Ctrl-C: end the open streams
             game.close_streams()                            # too, so the server can stop
+            if self.should_exit:    # already stopping (within timeout_graceful_shutdown): a
+                return              # forced exit would skip the lifespan's end, a traceback
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=3,

@@ -85,8 +85,22 @@ class SerialBackend(Backend):
         self._todo.clear()
 
 
-def _ignore_sigint() -> None:
+_PR_SET_PDEATHSIG = 1       # <linux/prctl.h>
+
+
+def _worker_start(parent: int) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle; when the parent dies (even by kill -9)
+    the worker dies with it, quietly (Linux: PR_SET_PDEATHSIG), instead of writing its result
+    into a closed pipe (BrokenPipeError tracebacks)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):          # not Linux: the pool's own checks remain
+        pass
+    if os.getppid() != parent:                 # the parent died before prctl took effect
+        os._exit(0)
 
 
 class PoolBackend(Backend):
@@ -94,7 +108,8 @@ class PoolBackend(Backend):
 
     def __init__(self, workers: int):
         self.slots = 2 * workers
-        self._pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+        self._pool = mp.get_context("fork").Pool(workers, initializer=_worker_start,
+                                                 initargs=(os.getpid(),))
         self._done: queue.Queue = queue.Queue()
         self._out = 0
 

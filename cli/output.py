@@ -1,0 +1,74 @@
+"""The terminal's streams in any encoding, and the one way out of an interrupt.
+
+Output never fails on its encoding: what stdout or stderr cannot encode (an ASCII or Latin-1
+terminal, `LC_ALL=C`, `PYTHONIOENCODING=ascii`) is written as an ASCII stand-in (box drawing,
+dashes, arrows, bullets) or escaped like Python's backslashreplace (a name in another script:
+`\\u65e5`).  rich draws its tables and panels in ASCII by itself when the stream is not UTF-8.
+
+Ctrl-C ends a command with one line, "Interrupted.", and exit status 130; from then on a second
+Ctrl-C is ignored, so the way out (the search threads stopping, the interpreter's shutdown)
+never prints a traceback.  Imports only the standard library and click.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import signal
+import sys
+import threading
+from typing import NoReturn
+
+import click
+
+#: Exit status of a command ended by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+#: The name of the codec error handler that writes STAND_INS, else escapes.
+ERRORS = "ekonos-stand-in"
+
+#: ASCII for the characters the commands print, where the terminal cannot show them.
+STAND_INS = {
+    "·": ".", "→": "->", "←": "<-", "—": "--", "–": "-", "…": "...", "×": "x", "±": "+/-",
+    "•": "*", "✗": "x", "✓": "v", "¢": "c", "■": "#", "□": ".", "◀": "<", "▶": ">", "²": "2",
+    "›": ">", "‹": "<", "⚠": "!", "★": "*", "µ": "u", "─": "-", "━": "-", "│": "|", "┃": "|",
+    "╱": "/", "╲": "\\", "╳": "X", "└": "+", "┘": "+", "┌": "+", "┐": "+", "├": "+", "┤": "+",
+    "┬": "+", "┴": "+", "┼": "+", "█": "#", "▌": "#", "▏": "|", "░": ".", "▒": ":", "▓": "#",
+    "“": '"', "”": '"', "‘": "'", "’": "'", "\u00a0": " ",
+}
+
+
+def _stand_in(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    out = "".join(STAND_INS.get(ch) or ch.encode("ascii", "backslashreplace").decode("ascii")
+                  for ch in text)
+    return out, error.end
+
+
+codecs.register_error(ERRORS, _stand_in)
+
+
+def any_encoding() -> None:
+    """Make this process's stdout and stderr write every character (stand-ins, escapes)."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in (
+                "strict", "backslashreplace", "surrogateescape"):
+            try:
+                stream.reconfigure(errors=ERRORS)
+            except (ValueError, OSError):        # closed, or no reconfigure: leave it
+                pass
+
+
+def ignore_second_interrupt() -> None:
+    """From now on Ctrl-C is ignored (in a real process, on its main thread only: a test
+    runner's capture keeps its own)."""
+    if threading.current_thread() is threading.main_thread() and \
+            sys.stderr is sys.__stderr__:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def interrupted() -> NoReturn:
+    """The end of a command on Ctrl-C: one line, exit status 130."""
+    ignore_second_interrupt()
+    click.echo("Interrupted.", err=True)
+    sys.exit(INTERRUPTED)
