@@ -37,15 +37,16 @@ def choose(busy: storage.AutosaveBusy, console: Console, input_fn: Callable[[str
     console.print(f"[yellow]A game is in progress in [bold]{escape(str(busy.path))}[/]: "
                   f"{escape(str(busy).partition(': ')[2])}.[/]")
     console.print("It is not touched here. You can:")
-    keys = {"n": BESIDE, "q": QUIT}
+    keys = {"w": WATCH} if can_watch else {}
+    keys |= {"n": BESIDE, "q": QUIT}
     if can_watch:
         console.print("  [bold]w[/]  watch it (the board, redrawn after every decision)")
-        keys["w"] = WATCH
     console.print("  [bold]n[/]  start a new game beside it (saved in its own file)")
     console.print("  [bold]q[/]  quit")
     while True:
         try:
-            answer = input_fn(f"[{'/'.join(keys)}] ").strip().lower()
+            # no square brackets: rich's console.input would read them as markup and show nothing
+            answer = input_fn(f"Your choice ({'/'.join(keys)}, Enter quits): ").strip().lower()
         except (EOFError, KeyboardInterrupt):
             console.print()
             return QUIT
