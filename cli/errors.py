@@ -16,7 +16,8 @@ from pathlib import Path
 
 import click
 
-from cli.output import any_encoding, ignore_second_interrupt, interrupted
+from cli.output import (any_encoding, catch_interrupts, ignore_second_interrupt, interrupted,
+                        was_interrupted)
 from ekonos import State, load_file, save_file
 from ekonos.errors import EkonosError, PositionError
 
@@ -51,6 +52,7 @@ class EkonosGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         any_encoding()                                     # never a UnicodeEncodeError
+        catch_interrupts()                                 # one KeyboardInterrupt a press
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except KeyboardInterrupt:                          # Ctrl-C: one line, exit status 130
@@ -69,10 +71,16 @@ class EkonosGroup(click.Group):
         except EkonosError as e:
             _fail(str(e))
         except OSError as e:
+            if was_interrupted():                          # what Ctrl-C broke on its way out
+                interrupted()
             if e.errno == errno.EPIPE:                     # `ekonos show --json | head`
                 sys.stdout = open(os.devnull, "w")
                 sys.exit(1)
             _fail(_os_message(e))
+        except Exception:
+            if was_interrupted():          # e.g. a lock released twice by the interrupt: the
+                interrupted()              # command was stopped, not broken
+            raise
         finally:            # the command is over: a Ctrl-C on the way out (threads ending,
             ignore_second_interrupt()      # the interpreter's shutdown) is ignored, not a kill
         sys.exit(rv if isinstance(rv, int) else 0)

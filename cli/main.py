@@ -85,6 +85,7 @@ class LazyGroup(EkonosGroup):
     def main(self, *args, **kwargs):
         if signal.getsignal(signal.SIGINT) is _interrupted_at_start:     # started: from here
             signal.signal(signal.SIGINT, signal.default_int_handler)    # KeyboardInterrupt
+            # (EkonosGroup.main then takes one KeyboardInterrupt a press: cli.output)
         return super().main(*args, **kwargs)
 
     def __init__(self, *args, lazy: dict[str, tuple[str, str]], **kwargs) -> None:

@@ -7,7 +7,11 @@ dashes, arrows, bullets) or escaped like Python's backslashreplace (a name in an
 
 Ctrl-C ends a command with one line, "Interrupted.", and exit status 130; from then on a second
 Ctrl-C is ignored, so the way out (the search threads stopping, the interpreter's shutdown)
-never prints a traceback.  Imports only the standard library and click.
+never prints a traceback.  While a command runs, Ctrl-C raises KeyboardInterrupt once per
+press: a second press within DEBOUNCE seconds is the same press (a KeyboardInterrupt raised
+inside the cleanup of the first, in a lock's release, would leave the lock broken and end in a
+RuntimeError traceback), and any error that escapes after a press ends the command as
+interrupted.  Imports only the standard library and click.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import io
 import signal
 import sys
 import threading
+import time
 from typing import NoReturn
 
 import click
@@ -57,6 +62,32 @@ def any_encoding() -> None:
                 stream.reconfigure(errors=ERRORS)
             except (ValueError, OSError):        # closed, or no reconfigure: leave it
                 pass
+
+
+#: Seconds after a Ctrl-C in which another is taken for the same press.
+DEBOUNCE = 1.0
+_pressed: list[float] = []          # when Ctrl-C was last pressed (monotonic seconds)
+
+
+def _on_interrupt(signum, frame) -> None:
+    now = time.monotonic()
+    if _pressed and now - _pressed[-1] < DEBOUNCE:
+        return                      # the same press: let the first one unwind
+    _pressed.append(now)
+    raise KeyboardInterrupt
+
+
+def catch_interrupts() -> None:
+    """While a command runs, Ctrl-C raises KeyboardInterrupt once per press (in a real
+    process, on its main thread: a test runner keeps its own handler)."""
+    if threading.current_thread() is threading.main_thread() and \
+            sys.stderr is sys.__stderr__:
+        signal.signal(signal.SIGINT, _on_interrupt)
+
+
+def was_interrupted() -> bool:
+    """Whether Ctrl-C was pressed while this command ran."""
+    return bool(_pressed)
 
 
 def ignore_second_interrupt() -> None:

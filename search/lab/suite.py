@@ -324,10 +324,14 @@ def _check_entry(p: object, i: int, seeds: int) -> None:
         raise EkonosError(f"positions[{i}]: id, players or step do not match the position")
     if view.count_legal() < 2:
         raise EkonosError(f"positions[{i}]: fewer than two legal moves")
-    ref = p.get("reference")
+    for key, meaning in (("reference", "null until its searches are pooled"),
+                         ("partial", "the searches done so far, [] for none")):
+        if key not in p:
+            raise EkonosError(f"positions[{i}]: no \"{key}\" ({meaning})")
+    ref = p["reference"]
     if ref is not None:
         suite_reference(ref, f"positions[{i}].reference")
-    suite_partial(p.get("partial", []), f"positions[{i}].partial", seeds)
+    suite_partial(p["partial"], f"positions[{i}].partial", seeds)
 
 
 def new_suite(params: BuildParams, command: str = "",

@@ -96,6 +96,16 @@ def test_a_second_ctrl_c_prints_no_traceback(position, gap):
     assert "Traceback" not in err and "Exception ignored" not in err, err
 
 
+@pytest.mark.parametrize("gap", [0.0, 0.02, 1.2])
+def test_two_ctrl_c_in_an_arena_of_three_workers_end_it_as_interrupted(gap):
+    """Found by `make fuzz`: a second Ctrl-C inside the first one's unwinding (a queue's lock)
+    left the lock broken, and the command ended in a RuntimeError traceback, exit 1."""
+    p = _start(["arena", "-p", "2", "--bot", "level1", "--bot", "greedy", "-n", "40", "-w", "3"])
+    _, err = _interrupt(p, after=2.0, again=gap)
+    assert p.returncode in (0, 130), (p.returncode, err)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
 def test_ctrl_c_while_starting_is_one_line_and_130():
     # deterministic: the signal arrives during the imports after cli.main's first lines ...
     code = ("import os, signal, sys; sys.argv = ['ekonos', 'hint', 'x.json']; import cli.main; "

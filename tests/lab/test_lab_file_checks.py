@@ -136,6 +136,9 @@ SUITES = [
     ("visits negative", lambda ps: ps[0]["reference"]["moves"][0].__setitem__("visits", -1),
      "visits"),
     ("floor missing", lambda ps: ps[0]["reference"].pop("floor"), "floor"),
+    # found by `make fuzz`: a KeyError traceback once the file had loaded
+    ("reference missing", lambda ps: ps[2].pop("reference"), 'positions[2]: no "reference"'),
+    ("partial missing", lambda ps: ps[0].pop("partial"), 'positions[0]: no "partial"'),
 ]
 
 PARTIALS = [
