@@ -26,6 +26,7 @@ ctypedef struct Node:
 
 
 cdef class Searcher:
+    cdef object __weakref__             # a Stop group holds searchers weakly (search/roots.py)
     cdef Node* nodes
     cdef int n_nodes
     cdef int cap

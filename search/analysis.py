@@ -97,7 +97,7 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
         "iterations": result.iterations if result else 0,
         "moves": shown,
         "even": even(shown),
-        # the search tree reached its memory bound (search.roots.node_limit): it ended there
+        # the search tree reached its memory bound (search.memory.node_limit): it ended there
         "full": bool(result and result.full),
         "nodes": result.nodes if result else 0,
     }

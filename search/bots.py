@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
-from search import evaluation, roots
+from search import evaluation, memory, roots
 from search._flat import flat_search
 from search._ismcts import EVAL_MAX_ROUNDS, Searcher
 from search.halving import run_halving
@@ -236,10 +236,10 @@ class ISMCTSBot(Bot):
 
     def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread), its size bounded
-        by the memory available to the bot's workers (`roots.node_limit`)."""
+        by the memory available to the bot's workers (`memory.node_limit`)."""
         p = self.params
         s = Searcher(c=p.c)
-        s.node_limit = roots.node_limit(p.workers)
+        s.node_limit = memory.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
         if p.horizon:

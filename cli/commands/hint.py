@@ -19,7 +19,7 @@ from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_p
 #: Below NARROW columns the table leaves out the expected continuation, below NARROWER the
 #: visits and the score too, so the moves and their win shares stay whole.
 NARROW, NARROWER = 72, 52
-#: Said when the search tree reached its memory bound (search.roots.node_limit; the setting
+#: Said when the search tree reached its memory bound (search.memory.node_limit; the setting
 #: EKONOS_SEARCH_MB) before the budget was spent.
 FULL_NOTE = ("The search tree filled the memory it may use ({nodes} nodes) and the search "
              "stopped there: this advice is from {done} iterations.")

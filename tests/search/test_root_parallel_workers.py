@@ -137,3 +137,22 @@ def test_a_workers_exception_reaches_the_caller(monkeypatch, error, root):
                                                                            seed=1)
     assert len(made) == 3
     assert made[0].iterations_done + made[2].iterations_done > 0   # the others ran to their end
+
+
+def test_a_stop_group_keeps_no_finished_tree_alive():
+    """A review tracks two searchers a decision: held strongly, a 4-player review at 20 000
+    iterations kept every tree and reached ~600 MB; held weakly, a finished tree is freed."""
+    import gc
+    import weakref
+
+    from search._ismcts import Searcher
+    from search.roots import Stop
+    stop = Stop()
+    s = stop.track(Searcher(c=0.7))
+    gone = weakref.ref(s)
+    live = stop.track(Searcher(c=0.7))
+    del s
+    gc.collect()
+    assert gone() is None
+    stop.stop()
+    assert live.stopped
