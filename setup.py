@@ -11,7 +11,8 @@ meant to run on other machines (a wheel).
 
 The search extensions get EK_FEATURES_HASH, a hash of the learned evaluation's feature code (the
 text between the marker lines of search/_eval.pxd): model files record the hash they were fitted
-for, and a model fitted for other features is refused at load instead of read silently.
+for, and a model fitted for other features is refused at load instead of read silently.  Likewise EK_NET_FEATURES_HASH for the value
+network's inputs (the `net features` markers of search/_net.pxd).
 """
 import hashlib
 import os
@@ -51,21 +52,22 @@ if not DEBUG and os.environ.get("EKONOS_PORTABLE") != "1" and cpu_has_popcnt():
 MACROS = [] if DEBUG else [("NDEBUG", "1")]
 
 
-def features_hash(path: str = "search/_eval.pxd") -> str:
-    """The first 16 hex digits of the sha256 of the lines strictly between `# -- features: begin`
-    and `# -- features: end` in `path` (line endings normalised to \\n)."""
+def features_hash(path: str = "search/_eval.pxd", marker: str = "features") -> str:
+    """The first 16 hex digits of the sha256 of the lines strictly between `# -- MARKER: begin`
+    and `# -- MARKER: end` in `path` (line endings normalised to \\n)."""
     lines = Path(path).read_text(encoding="utf-8").replace("\r\n", "\n").split("\n")
-    begin = [i for i, line in enumerate(lines) if line.startswith("# -- features: begin")]
-    end = [i for i, line in enumerate(lines) if line.startswith("# -- features: end")]
+    begin = [i for i, line in enumerate(lines) if line.startswith(f"# -- {marker}: begin")]
+    end = [i for i, line in enumerate(lines) if line.startswith(f"# -- {marker}: end")]
     if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
-        raise SystemExit(f"{path}: needs one '# -- features: begin' line and one "
-                         "'# -- features: end' line after it")
+        raise SystemExit(f"{path}: needs one '# -- {marker}: begin' line and one "
+                         f"'# -- {marker}: end' line after it")
     text = "\n".join(lines[begin[0] + 1:end[0]]) + "\n"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 MODULES = ["ekonos._core", "search._ismcts", "search._flat"]
-SEARCH_MACROS = [("EK_FEATURES_HASH", f'"{features_hash()}"')]
+SEARCH_MACROS = [("EK_FEATURES_HASH", f'"{features_hash()}"'),
+                 ("EK_NET_FEATURES_HASH", f'"{features_hash("search/_net.pxd", "net features")}"')]
 
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=CFLAGS,

@@ -4,6 +4,7 @@
 from libc.stdint cimport uint64_t
 from ekonos._core cimport EkState, NUM_ACTIONS, NCARDS
 from search._eval cimport EvalModel
+from search._net cimport NetWeights
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the pseudo-actions (a card chosen)
@@ -25,6 +26,13 @@ ctypedef struct Node:
     double score        # sum of the mover's final scores
 
 
+cdef class Net:
+    """A value network's weights (_net.pxd), read-only once made: searchers on several threads
+    share one."""
+    cdef float* buf                     # every weight, one aligned block
+    cdef NetWeights w
+
+
 cdef class Searcher:
     cdef object __weakref__             # a Stop group holds searchers weakly (search/roots.py)
     cdef Node* nodes
@@ -43,6 +51,9 @@ cdef class Searcher:
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
     cdef public bint plain              # never a buy back that undoes this turn's sale
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
+    cdef Net net_obj                    # the value network (_net.pxd), or None: see `net`
+    cdef NetWeights netw                # its weights (pointers into net_obj)
+    cdef public bint rollout            # with a network: play out (to the horizon) before it scores
     cdef public int forced              # a root move every iteration must take (-1: free)
     cdef int stopping                   # set by stop() from any thread, read between batches
     cdef public bint full               # the last run stopped at node_limit (or out of memory)

@@ -68,7 +68,7 @@ def _code_lines(path: Path) -> list[tuple[int, str]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["_ismcts.pyx", "_playout.pxd"])
+@pytest.mark.parametrize("name", ["_ismcts.pyx", "_playout.pxd", "_net.pxd"])
 def test_no_literal_stands_for_an_engine_constant_in_the_search(name):
     lines = _code_lines(ROOT / "search" / name)
     assert len(lines) > 100
