@@ -1,6 +1,7 @@
 """`ekonos arena`: bots against each other, for a person or a program (--json).
 
-Win shares, Elo with its interval and a Plackett-Luce rating; `--sprt` turns the run into a
+Win shares, Elo with its interval, a Plackett-Luce rating and each bot's think time per decision
+(read from the same run, for "equal think time"); `--sprt` turns the run into a
 sequential test that stops at its decision.  Ctrl-C stops the run and prints what was played.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sys
 
 import click
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -109,10 +111,12 @@ def arena(players: int, bots: tuple[str, ...], games: int | None, seed: int, wor
 
     Games come in blocks of PLAYERS sharing one deal, every bot in every seat, so use a
     multiple of PLAYERS games.  For each bot: games, win share (ties split), its 95% Wilson
-    interval, mean score and mean rank; then the first bot's Elo against each other bot (95%
+    interval, mean score, mean rank and think time per decision (median and 95th percentile
+    over all its decisions in the run); then the first bot's Elo against each other bot (95%
     interval; in games of 3 or more every pair of seats is one result, as Board Game Arena
     counts) and a Plackett-Luce rating of the finishing orders.  The same command prints the
-    same result, on any backend.  Ctrl-C stops early and prints the games played so far.
+    same result, on any backend, but for the think times.  Ctrl-C stops early and prints the
+    games played so far.
     The bots and their parameters are listed below (from the bots' own registration).
     """
     for spec in bots:
@@ -140,18 +144,45 @@ def arena(players: int, bots: tuple[str, ...], games: int | None, seed: int, wor
         sys.exit(INTERRUPTED)
 
 
-def print_result(result: dict, out: Console) -> None:
-    """The arena's tables for a person."""
-    players, seed, variant = result["players"], result["seed"], result["variant"]
-    table = Table(title=Text(f"{result['games']} games, {players} players, seed {seed}, "
-                             f"{variant}"))
-    for col in ("bot", "games", "win share", "95% interval", "mean score", "mean rank"):
-        table.add_column(col, justify="left" if col == "bot" else "right",
-                         no_wrap=col == "bot")
+def ms(seconds: float) -> str:
+    """Milliseconds without an exponent: two decimals under 10, one under 100 (0.01, 4.37, 42.1,
+    312, 2150)."""
+    v = seconds * 1000
+    return f"{v:.0f}" if v >= 100 else f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+
+
+def think_text(think: dict | None) -> str:
+    """A bot's think time per decision as ``median/p95`` in ms (– when nothing was timed)."""
+    if not think or not think.get("decisions"):
+        return "–"
+    return f"{ms(think['median'])}/{ms(think['p95'])}"
+
+
+def bots_table(result: dict, interval_sep: str = " ") -> Table:
+    """Per bot: games, win share and its interval, mean score and rank, and think time per
+    decision (median/95th percentile over the whole run, ms).  The headers take two lines and
+    one-word cells never wrap; the interval breaks where `interval_sep` says and a spec that
+    does not fit folds."""
+    table = Table(title=Text(f"{result['games']} games, {result['players']} players, seed "
+                             f"{result['seed']}, {result['variant']}"))
+    table.add_column("bot", overflow="fold")
+    for col in ("games", "win\nshare", "95%\ninterval", "mean\nscore", "mean\nrank",
+                "think ms\np50/p95"):
+        table.add_column(col, justify="right", no_wrap=True)
     for b in result["bots"]:
         low, high = b["ci95"]
         table.add_row(Text(b["bot"]), str(b["games"]), f"{b['win_share']:.1%}",      # spec text
-                      f"{low:.1%} – {high:.1%}", f"{b['mean_score']:.1f}", f"{b['mean_rank']:.2f}")
+                      f"{low:.1%} –{interval_sep}{high:.1%}", f"{b['mean_score']:.1f}",
+                      f"{b['mean_rank']:.2f}", think_text(b.get("think")))
+    return table
+
+
+def print_result(result: dict, out: Console) -> None:
+    """The arena's tables for a person."""
+    players = result["players"]
+    table = bots_table(result)
+    if Measurement.get(out, out.options.update_width(10_000), table).maximum > out.width:
+        table = bots_table(result, "\n")
     out.print(table)
     rated = result["ratings"]
     if rated["elo"] or rated["plackett_luce"]:

@@ -16,8 +16,13 @@ results (Board Game Arena scoring; the interval over blocks, the independent uni
 Plackett-Luce rating of every entrant from the finishing orders (optional extra ``ratings``).
 
 Every game record also keeps, per seat, the bot's think time: the number of decisions, the total
-and the median seconds per decision, measured around `choose` inside the game loop.  Timings
-are not part of the arena's result (they vary from run to run); the ladder stores them.
+and the median seconds per decision, and every decision's seconds (``think_times``, rounded to
+the microsecond), measured around `choose` inside the game loop.  A decision is every call of
+`choose`: `State.push` plays a step with one legal move by itself, so no bot is asked for a forced
+move (and `ismcts` would answer one without searching).  The result gives per bot its think time
+per decision pooled over all its decisions of the run (`think_stats`), so that equal think time
+is read from the run that gave the win shares.  Timings are the one part of the result that
+varies from run to run (`untimed` leaves them out); the ladder stores the per-game totals.
 """
 from __future__ import annotations
 
@@ -85,7 +90,8 @@ def bot_threads(label: str) -> int:
 def play_game(specs: list[str], players: int, seed: int, game: int,
               variant: str = "rulebook") -> dict:
     """One arena game.  Returns per seat: the entrant, score, win share, rank (1 = best, ties
-    share), and the bot's decisions, total think time and median think time per decision."""
+    share), and the bot's decisions, total think time, median think time per decision and
+    each decision's think time (``think_times``, seconds rounded to the microsecond)."""
     deal_seed = derive_seed(seed, game // players)
     seats = seating(len(specs), players, game)
     state = State.new(players, seed=deal_seed, variant=variant)
@@ -114,7 +120,8 @@ def play_game(specs: list[str], players: int, seed: int, game: int,
                     "win": (1 / len(winners)) if q in winners else 0.0,
                     "rank": better + (ties + 1) / 2, "decisions": len(times[q]),
                     "think": sum(times[q]),
-                    "think_median": statistics.median(times[q]) if times[q] else 0.0})
+                    "think_median": statistics.median(times[q]) if times[q] else 0.0,
+                    "think_times": [round(t, 6) for t in times[q]]})
     return {"game": game, "results": out}
 
 
@@ -142,6 +149,31 @@ def seat_scores(game: dict, entrants: list[str]) -> list[tuple[str, float]]:
     return [(entrants[r["entrant"]], r["score"]) for r in game["results"]]
 
 
+def quantile(ordered: list[float], q: float) -> float:
+    """The q-quantile (0 <= q <= 1) of sorted values by linear interpolation between the two
+    nearest ranks: position q * (n - 1) counted from 0 (Hyndman and Fan's type 7, the default of
+    numpy.percentile and R, and statistics.quantiles' method 'inclusive').  q = 0.5 is the
+    median."""
+    if not ordered:
+        raise ValueError("the quantile of no values")
+    h = q * (len(ordered) - 1)
+    lo = math.floor(h)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (h - lo) * (ordered[hi] - ordered[lo])
+
+
+def think_stats(times: list[float]) -> dict:
+    """Think time per decision over `times` (seconds, one per decision): the decisions, the
+    median, the 95th percentile (`quantile`, linear interpolation) and the mean; the times are
+    None when there are no decisions.  Rounded to the nanosecond (the inputs are microseconds)."""
+    if not times:
+        return {"decisions": 0, "median": None, "p95": None, "mean": None}
+    ordered = sorted(times)
+    return {"decisions": len(ordered), "median": round(quantile(ordered, 0.5), 9),
+            "p95": round(quantile(ordered, 0.95), 9),
+            "mean": round(math.fsum(ordered) / len(ordered), 9)}
+
+
 @dataclass
 class BotResult:
     spec: str
@@ -149,13 +181,15 @@ class BotResult:
     wins: float = 0.0
     score_sum: float = 0.0
     rank_sum: float = 0.0
+    times: list[float] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         share = self.wins / self.games if self.games else 0.0
         low, high = wilson(share, self.games)
         return {"bot": self.spec, "games": self.games, "win_share": share,
                 "ci95": [low, high], "mean_score": self.score_sum / max(self.games, 1),
-                "mean_rank": self.rank_sum / max(self.games, 1)}
+                "mean_rank": self.rank_sum / max(self.games, 1),
+                "think": think_stats(self.times)}
 
 
 def ratings(games: list[dict], entrants: list[str], players: int) -> dict:
@@ -178,7 +212,13 @@ def ratings(games: list[dict], entrants: list[str], players: int) -> dict:
 
 
 def summarize(games: list[dict], entrants: list[str], players: int) -> dict:
-    """Per label: games, win share and interval, mean score, mean rank; then the ratings."""
+    """Per label: games, win share and interval, mean score, mean rank, and think time per
+    decision (``think``: decisions, median, p95 and mean in seconds, see `think_stats`), pooled
+    over every decision of the label in `games`, not averaged over games; then the ratings.
+
+    A decision is one call of `choose` (steps with a single legal move are played by `State.push`
+    and never reach a bot).  A seat record without ``think_times`` (one made before they were
+    kept) counts for everything but the think time."""
     results = {spec: BotResult(spec) for spec in entrants}
     for o in games:
         for r in o["results"]:
@@ -187,8 +227,17 @@ def summarize(games: list[dict], entrants: list[str], players: int) -> dict:
             br.wins += r["win"]
             br.score_sum += r["score"]
             br.rank_sum += r["rank"]
+            br.times.extend(r.get("think_times", ()))
     return {"bots": [results[s].as_dict() for s in dict.fromkeys(entrants)],
             "ratings": ratings(games, entrants, players)}
+
+
+def untimed(result: dict) -> dict:
+    """An arena result without its think times, the one part that varies from run to run: what
+    the same arguments give again, on any backend and any number of workers."""
+    out = dict(result)
+    out["bots"] = [{k: v for k, v in b.items() if k != "think"} for b in result["bots"]]
+    return out
 
 
 @dataclass
@@ -214,7 +263,8 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
               backend: Backend | None = None) -> dict:
     """Play `games` games (with `sprt`: at most that many, default SPRT_GAMES).  `specs` has one
     entry per seat, or fewer: then the list is repeated (two specs in 4 players: A B A B).
-    Results are grouped by entrant label.
+    Results are grouped by entrant label (`summarize`: each with its think time per decision over
+    the whole run; all else is the same for the same arguments, see `untimed`).
 
     `sprt=(elo0, elo1)`: a sequential test of the first label (test) against the second (base),
     fed block by block in block order, stopping at the first decision (outstanding blocks are

@@ -87,6 +87,7 @@ def test_a_run_then_a_second_run_appends_and_refits(tmp_path):
     assert {g["run"] for g in lad.games} == {0}
     seat = lad.games[0]["seats"][0]
     assert {"spec", "score", "decisions", "think", "think_median", "resolved"} <= set(seat)
+    assert "think_times" not in seat          # the file keeps per-game totals, not every decision
     from search.bots import parse_params
     for g in lad.games:                # each seat records what its spec meant when it played
         for s in g["seats"]:

@@ -109,7 +109,7 @@ def test_ismcts_same_position_seed_budget_same_move(workers, root):
 def test_arena_same_arguments_same_result_and_workers_do_not_matter():
     a = arena.run_arena(["greedy", "random"], 2, 4, seed=3, workers=1)
     b = arena.run_arena(["greedy", "random"], 2, 4, seed=3, workers=2)
-    assert a == b
+    assert arena.untimed(a) == arena.untimed(b)      # think times vary from run to run
     assert [r["games"] for r in a["bots"]] == [4, 4]
 
 
