@@ -5,6 +5,7 @@ These need no JAX: the files are made from random weights."""
 from __future__ import annotations
 
 import base64
+import os
 import json
 from pathlib import Path
 
@@ -145,3 +146,17 @@ def test_files_that_are_no_network_are_refused(tmp_path):
         network.read(big)
     with pytest.raises(NetError, match="a directory"):
         network.read(tmp_path)
+
+
+@pytest.mark.parametrize("name", ["shard-000.npz", "manifest.json"])
+def test_a_fifo_in_a_selfplay_folder_is_refused_at_once(tmp_path, name):
+    """A folder's shard or manifest that is a FIFO with no writer: one line, never a hang."""
+    _, net = written(tmp_path)
+    folder = tmp_path / "selfplay"
+    folder.mkdir()
+    if name != "shard-000.npz":
+        (folder / "shard-000.npz").write_bytes(b"")
+    os.mkfifo(folder / name)
+    r = CliRunner().invoke(main, ["learn", "calibrate", str(net), str(folder)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: ") and "FIFO" in r.stderr
