@@ -68,6 +68,12 @@ class Trained:
     metrics: dict
 
 
+def seed_key(seed: int):
+    """The JAX key of a seed of 64 bits (jax.random.PRNGKey alone keeps 32 of them, so seeds
+    2**32 apart would start alike): both halves, the low one as the key, the high folded in."""
+    return jax.random.fold_in(jax.random.PRNGKey(seed & 0xFFFFFFFF), (seed >> 32) & 0xFFFFFFFF)
+
+
 def init(key, hidden: tuple[int, int]) -> dict:
     """Seeded initial weights: He normal before a ReLU, Glorot normal for the outputs."""
     h1, h2 = hidden
@@ -138,7 +144,7 @@ def train(arrays: dict, config: Config = Config(),
                          f"{c.heldout:g}: give more games or a larger --heldout (or 0)")
     rng = np.random.default_rng(c.seed)
     sample = net_data.subset(fit, np.sort(rng.permutation(len(fit["players"]))[:CURVE_SAMPLE]))
-    params = init(jax.random.PRNGKey(c.seed), c.hidden)
+    params = init(seed_key(c.seed), c.hidden)
     decay = {k: k.startswith("w") for k in WEIGHTS}
     opt = optax.adamw(c.lr, weight_decay=c.weight_decay, mask=decay)
     state = opt.init(params)

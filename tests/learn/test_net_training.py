@@ -184,3 +184,9 @@ def test_without_jax_the_command_says_what_to_install(monkeypatch, tmp_path):
     assert r.stderr.strip() == ("Error: `ekonos learn train` needs JAX and optax, which are not "
                                 "installed: pip install 'ekonos[train]' (or pip install jax "
                                 "optax)")
+
+
+def test_every_seed_of_64_bits_draws_its_own_initial_weights():
+    keys = [net_train.seed_key(s) for s in (0, 1, 2 ** 32, 2 ** 63, 2 ** 64 - 1)]
+    firsts = {float(net_train.init(k, (4, 3))["w1"][0, 0]) for k in keys}
+    assert len(firsts) == len(keys)
