@@ -1,8 +1,8 @@
 # One command each sets everything up from nothing, quietly (a line per stage):
 #   make play   a .venv with ekonos and what playing needs (click, rich, numpy), the C extensions
 #               built in place, then a game against 3 AI opponents;
-#   make test   the same plus the test tools, OpenSpiel, Ray and matplotlib (extras test,
-#               openspiel, ray, plot), then the tests.
+#   make test   the same plus the test tools, OpenSpiel, Ray, matplotlib, JAX and optax (extras
+#               test, openspiel, ray, plot, train), then the tests.
 # `pip install .` (or `pip install -e .`) anywhere gives the `ekonos` command too.
 PY ?= python3
 VENV := .venv
@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PIP := $(BIN)/python -m pip -q --disable-pip-version-check --no-input
 LOG := build/setup.log
-TEST_EXTRAS := .[test,openspiel,ray,plot]
+TEST_EXTRAS := .[test,openspiel,ray,plot,train]
 # a stage: one line said, the command's output kept in $(LOG) and shown only if it fails
 stage = @echo "ekonos: $(1)"; mkdir -p build; $(2) > $(LOG) 2>&1 || { cat $(LOG); exit 1; }
 
@@ -51,7 +51,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 	@touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(call stage,installing the test tools and the extras test openspiel ray plot,$(PIP) install --no-build-isolation -e "$(TEST_EXTRAS)")
+	$(call stage,installing the test tools and the extras test openspiel ray plot train,$(PIP) install --no-build-isolation -e "$(TEST_EXTRAS)")
 	@touch $(TEST_STAMP)
 
 # Compiler warnings and errors are shown (stderr); Cython's progress lines are not.

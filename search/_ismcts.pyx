@@ -194,6 +194,33 @@ cdef class Net:
                 net_evaluate(&view.s, &self.w, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         return win[view.s.to_move]
 
+    def forward(self, x):
+        """The raw outputs (as `outputs`) of recorded input vectors: x float32 [N, NET_INPUTS]
+        (or one vector) through the search's own C pass over the nonzero inputs; float32
+        [N, NET_OUTPUTS].  Self-play data keeps inputs, not positions (search/learn/)."""
+        a = np.ascontiguousarray(x, dtype=np.float32)
+        one = a.ndim == 1
+        if a.shape[a.ndim - 1:] != (NET_INPUTS,) or a.ndim > 2:
+            raise ValueError(f"inputs must be N x {NET_INPUTS}, got shape {a.shape}")
+        a = a.reshape(-1, NET_INPUTS)
+        out = np.empty((a.shape[0], NET_OUTPUTS), dtype=np.float32)
+        cdef const float[:, ::1] xv = a
+        cdef float[:, ::1] ov = out
+        cdef int idx[MAX_ACTIVE]
+        cdef float val[MAX_ACTIVE]
+        cdef Py_ssize_t r, i
+        cdef int k
+        with nogil:
+            for r in range(xv.shape[0]):
+                k = 0
+                for i in range(NET_INPUTS):
+                    if xv[r, i] != 0:
+                        idx[k] = <int>i
+                        val[k] = xv[r, i]
+                        k += 1
+                net_forward(&self.w, idx, val, k, &ov[r, 0])
+        return out[0] if one else out
+
 
 def _check_side(CoreState view, int seat):
     if view.s.step == STEP_OVER:

@@ -1,7 +1,11 @@
 """`ekonos learn sample|fit|check`: training the learned evaluation (search/learn/train.py does
-the work; this module only reads options and prints)."""
+the work); `ekonos learn train|calibrate`: the value network (search/learn/net_train.py,
+net_data.py).  This module only reads options and prints."""
 from __future__ import annotations
 
+import math
+import os
+import tempfile
 from pathlib import Path
 
 import click
@@ -11,17 +15,22 @@ from cli.errors import InputError
 from cli.options import example, player_counts_option, players_option, seed_option
 from search.bots import make_bot
 from search.evaluation import model_path
-from search.learn import train
+from search._ismcts import NET_MAX_HIDDEN
+from search.learn import net_data, train
 
 
 @click.group(epilog=example("ekonos learn sample -p 2 -n 300 --spec level2 --seed 1 -o s2.npz",
                             "ekonos learn fit s2.npz s4.npz -o models/",
-                            "ekonos learn check eval-xxxxxxxxxxxx s4.npz"))
+                            "ekonos learn check eval-xxxxxxxxxxxx s4.npz",
+                            "ekonos learn train selfplay/2p selfplay/4p -o search/models",
+                            "ekonos learn calibrate net-xxxxxxxxxxxx selfplay/4p --plot cal.png"))
 def learn() -> None:
-    """Train the learned evaluation (the `horizon` parameter of `ismcts`):
-    `sample` plays self-play games and keeps their round starts, `fit` fits a model file named
-    by its content hash, `check` says how a model reads samples it was not fitted on.  A spec
-    uses a model with `model=NAME` (or a path)."""
+    """Train the learned evaluation (the `horizon` parameter of `ismcts`) and the value
+    network: `sample` plays self-play games and keeps their round starts, `fit` fits a model
+    file named by its content hash, `check` says how a model reads samples it was not fitted
+    on; `train` trains a network file on self-play folders, `calibrate` compares its win shares
+    and the search's own with what happened.  A spec uses a model with `model=NAME` (or a
+    path)."""
 
 
 @learn.command(epilog=example("ekonos learn sample -p 2 -n 300 --spec level2 --seed 1 -o s2.npz",
@@ -97,3 +106,190 @@ def check(model: str, data: tuple[Path, ...]) -> None:
         click.echo(f"{c['players']:>7}  {c['rounds_left']:>11}  {c['positions']:>9}  "
                    f"{c['log_loss']:.3f} ({c['even_odds']:.3f})  {c['value_r2']:>8.3f}  "
                    f"{c['leader_wins']:.1%} ({c['chance']:.1%})")
+
+
+TRAIN_MISSING = ("`ekonos learn train` needs JAX and optax, which are not installed: "
+                 "pip install 'ekonos[train]' (or pip install jax optax)")
+PLOT_MISSING = ("--plot needs matplotlib, which is not installed: pip install 'ekonos[plot]' "
+                "(or pip install matplotlib)")
+
+
+def _hidden(ctx, param, text: str) -> tuple[int, int]:
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        widths = ()
+    if len(widths) != 2 or not all(1 <= w <= NET_MAX_HIDDEN for w in widths):
+        raise click.BadParameter(f"{text!r}: two widths from 1 to {NET_MAX_HIDDEN}, like 128,32")
+    return widths
+
+
+def _finite(ctx, param, value: float) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value!r} is not a finite number")
+    return value
+
+
+def _net_train():
+    """search.learn.net_train, or InputError saying how to install what it needs."""
+    try:
+        from search.learn import net_train
+    except ImportError as e:
+        if (e.name or "").split(".")[0] in ("jax", "jaxlib", "optax"):
+            raise InputError(TRAIN_MISSING) from None
+        raise
+    return net_train
+
+
+@learn.command("train", epilog=example(
+    "ekonos learn train selfplay/2p selfplay/3p selfplay/4p -o search/models",
+    "ekonos learn train selfplay/4p --hidden 64,16 --steps 5000 --seed 2 -o net.json"))
+@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
+                type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
+              metavar="DIR|FILE",
+              help="A folder (the network is written there as NAME.json) or a file path.")
+@click.option("--hidden", default="128,32", show_default=True, callback=_hidden,
+              metavar="H1,H2", help="The widths of the two hidden layers.")
+@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True,
+              help="Minibatch steps of AdamW.")
+@click.option("--batch", type=click.IntRange(1), default=512, show_default=True,
+              help="Positions per minibatch.")
+@click.option("--lr", type=click.FloatRange(0, min_open=True), default=1e-3, show_default=True,
+              callback=_finite, help="Learning rate.")
+@click.option("--weight-decay", type=click.FloatRange(0), default=1e-4, show_default=True,
+              callback=_finite, help="AdamW's weight decay (of the weights, not the biases).")
+@click.option("--score-weight", type=click.FloatRange(0), default=1.0, show_default=True,
+              callback=_finite, help="Weight of the score error (score / 30, squared) in the "
+                                     "loss, beside the win cross-entropy.")
+@click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.1,
+              show_default=True, callback=_finite,
+              help="Share of the games held out (by game) to measure the network on.")
+@seed_option(default=1, help="Seed of the initial weights, the minibatches and the split.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], steps: int,
+              batch: int, lr: float, weight_decay: float, score_weight: float, heldout: float,
+              seed: int, quiet: bool) -> None:
+    """Train a value network on the self-play FOLDERs (shard-*.npz files) and write its file,
+    named by its content hash; print each player count's held-out figures (games the network
+    never learnt from), then the network's name (net- and 12 hex digits of its sha256).  The
+    same data and seed make the same file."""
+    net_train = _net_train()
+    if not out.is_dir() and not out.parent.is_dir():
+        raise InputError(f"{out}: no folder {out.parent}")
+    config = net_train.Config(hidden, steps, batch, lr, weight_decay, score_weight, heldout,
+                              seed)
+    with RunProgress(steps, quiet, label="steps") as bar:
+        try:
+            name, path, trained = net_train.train_folders(list(folders), out, config,
+                                                          lambda i: bar.update(i))
+        except ValueError as e:
+            raise InputError(str(e)) from None
+    curve = trained.training["curve"]
+    if curve[-1][2] is not None:
+        click.echo(f"held-out loss {curve[0][2]:.4f} at the start, {curve[-1][2]:.4f} at step "
+                   f"{curve[-1][0]} (training {curve[-1][1]:.4f})", err=True)
+    for n, m in trained.metrics.items():
+        click.echo(f"{n} players: held-out win log loss {m['win_log_loss']:.4f} against "
+                   f"{m['even_odds_log_loss']:.4f} for even odds, score RMSE "
+                   f"{m['score_rmse']:.1f} points, calibration error "
+                   f"{m['calibration_error']:.3f} ({m['positions']} positions of {m['games']} "
+                   f"games)", err=True)
+    click.echo(f"{path}", err=True)
+    click.echo(name)
+
+
+@learn.command("calibrate", epilog=example(
+    "ekonos learn calibrate net-xxxxxxxxxxxx selfplay/4p",
+    "ekonos learn calibrate net.json selfplay/2p selfplay/4p --plot calibration.png"))
+@click.argument("net", metavar="NET")
+@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
+                type=click.Path(path_type=Path))
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.png",
+              help="Also draw predicted against realized win shares into FILE.png (needs "
+                   "matplotlib: pip install 'ekonos[plot]').")
+def calibrate(net: str, folders: tuple[Path, ...], plot: Path | None) -> None:
+    """How well the win shares of NET (a shipped network's name or a file) come true on the
+    self-play FOLDERs, per player count and decile of predicted share, beside the search's own
+    estimate recorded in the data (the mover's expected win share of the move it played).  A
+    folder the network learnt from counts only its held-out games."""
+    if plot is not None:
+        _plot_module()
+        if str(plot.parent) and not plot.parent.is_dir():
+            raise InputError(f"{plot}: no folder {plot.parent}")
+    try:
+        report = net_data.calibrate(net, list(folders))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    for f in report["folders"]:
+        click.echo(f"{f['folder']}: {f['positions']} of {f['of']} positions ({f['which']})")
+    for n, r in report["players"].items():
+        m = r["network"]
+        click.echo(f"\n{n} players, {m['positions']} positions of {m['games']} games: win log "
+                   f"loss {m['win_log_loss']:.4f} (even odds {m['even_odds_log_loss']:.4f}), "
+                   f"score RMSE {m['score_rmse']:.1f} points, the favourite wins "
+                   f"{m['favourite_wins']:.1%} (chance {m['chance']:.1%})")
+        click.echo(_tables(m["calibration"], r["search"]))
+        s = f"{r['search_error']:.3f}" if r["search"] else "none recorded"
+        click.echo(f"calibration error: network {m['calibration_error']:.3f}, search {s}")
+    if plot is not None:
+        draw_calibration(report, plot)
+        click.echo(f"\nChart drawn in {plot}.")
+
+
+def _tables(network: list[dict], search: list[dict]) -> str:
+    """The two calibration tables side by side, a row per decile."""
+    head = "count  predicted  realized  difference"
+    lines = [f"decile  {'network':<39}  search", f"        {head}   {head}"]
+    for i in range(max(len(network), len(search))):
+        cells = []
+        for rows in (network, search):
+            r = rows[i] if i < len(rows) else None
+            cells.append(f"{r['count']:>5}  {r['predicted']:>9.3f}  {r['realized']:>8.3f}  "
+                         f"{r['difference']:>+10.3f}" if r else " " * 39)
+        lines.append(f"{i + 1:>6}  {cells[0]}   {cells[1]}".rstrip())
+    return "\n".join(lines)
+
+
+def _plot_module():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise InputError(PLOT_MISSING) from None
+    return pyplot
+
+
+def draw_calibration(report: dict, path: Path) -> None:
+    """Predicted against realized win share per player count (network and search), with the
+    diagonal of a calibrated estimate; a PNG written atomically."""
+    plt = _plot_module()
+    counts = list(report["players"])
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.6 * len(counts), 3.8), dpi=100,
+                             squeeze=False)
+    for ax, n in zip(axes[0], counts):
+        r = report["players"][n]
+        ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="calibrated")
+        for rows, label in ((r["network"]["calibration"], "network"), (r["search"], "search")):
+            if rows:
+                ax.plot([x["predicted"] for x in rows], [x["realized"] for x in rows],
+                        marker="o", label=label)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{n} players")
+        ax.set_xlabel("predicted win share")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("realized win share")
+    axes[0][0].legend(loc="upper left")
+    fig.tight_layout()
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent or ".")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(fig)

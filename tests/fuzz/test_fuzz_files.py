@@ -59,6 +59,8 @@ READERS = {
     "lab suite-pairs": ["lab", "suite-pairs", "{f}", "--pair", "a", "b"],
     "learn fit": ["learn", "fit", "{f}", "-o", "{d}/m"],
     "learn check (model)": ["learn", "check", "{f}", "{f}"],
+    "learn train (folder)": ["learn", "train", "{f}", "-o", "{d}", "-q"],
+    "learn calibrate (network)": ["learn", "calibrate", "{f}", "{d}"],
     "arena model=": ["arena", "--bot", "random", "--bot",
                      "ismcts:iterations=10,horizon=1,model={f}", "-n", "2"],
 }

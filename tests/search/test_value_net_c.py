@@ -135,3 +135,18 @@ def test_the_search_scores_with_the_network(rollout):
     assert se.net is None
     se.net = a
     assert se.net is a
+
+
+def test_forward_on_recorded_inputs_is_the_pass_the_search_runs():
+    """Net.forward reads input vectors (what self-play records) and gives what Net.outputs
+    gives for the positions they encode; a wrong width is refused."""
+    net = Net(*random_net(seed=7))
+    views = [(s.view(s.to_move), s.to_move) for s in positions(4, 8, seed=31)]
+    x = np.stack([net_inputs_of(v, seat) for v, seat in views])
+    got = net.forward(x)
+    assert got.shape == (len(views), NET_OUTPUT_COUNT) and got.dtype == np.float32
+    for row, (v, seat) in zip(got, views):
+        assert np.array_equal(row, np.array(net.outputs(v, seat), dtype=np.float32))
+    assert np.array_equal(net.forward(x[0]), got[0])
+    with pytest.raises(ValueError, match="inputs must be"):
+        net.forward(x[:, :-1])

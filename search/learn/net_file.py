@@ -1,0 +1,53 @@
+"""Writing a network file that says what it is (search/network.py documents the format, reads
+and checks it).
+
+The text is laid out a line per entry (each data folder, each point of the curve, each player
+count's metrics, each weight) so that two networks diff readably; the keys come in a fixed
+order and every number is rounded as written, so the same training gives the same bytes, hence
+the same name.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ekonos.files import write_atomic
+from search._ismcts import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
+from search.network import FORMAT, KIND, MAX_NET_BYTES, WEIGHTS, encode, name_of_bytes
+
+
+def net_text(weights: dict[str, np.ndarray], command: str, data: list[dict], training: dict,
+             metrics: dict) -> str:
+    """The file's text: `weights` by name (float32), the command that made it, the data
+    entries of its folders, how it was trained (with its curve) and its held-out metrics."""
+    h1, h2 = weights["w1"].shape[1], weights["w2"].shape[1]
+    head = {"format": FORMAT, "kind": KIND, "features": NET_FEATURES_HASH,
+            "inputs": NET_INPUT_COUNT, "outputs": NET_OUTPUT_COUNT,
+            "score_scale": NET_SCORE_SCALE, "hidden": [h1, h2], "command": command}
+    lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    lines.append(' "data": [\n' + ",\n".join("  " + json.dumps(d) for d in data) + "\n ],")
+    rest = {k: v for k, v in training.items() if k != "curve"}
+    curve = ",\n".join("   " + json.dumps(p) for p in training["curve"])
+    lines.append(' "training": ' + json.dumps(rest)[:-1] + ', "curve": [\n' + curve + "\n ]},")
+    lines.append(' "metrics": {\n' + ",\n".join(f"  {json.dumps(n)}: {json.dumps(m)}"
+                                                  for n, m in metrics.items()) + "\n },")
+    coded = (f"  {json.dumps(k)}: {json.dumps(encode(weights[k]))}" for k in WEIGHTS)
+    lines.append(' "weights": {\n' + ",\n".join(coded) + "\n }")
+    return "{\n" + "\n".join(lines) + "\n}\n"
+
+
+def write_net(text: str, out: Path) -> tuple[str, Path]:
+    """Write a network file: into folder `out` as `<name>.json`, or (`out` not a folder) at the
+    path `out` itself; atomically.  Returns the network's name and its file.  ValueError for a
+    network too large for a network file."""
+    raw = text.encode("utf-8")
+    if len(raw) > MAX_NET_BYTES:
+        raise ValueError(f"the network's file would be {len(raw)} bytes, more than a network "
+                         f"file may be ({MAX_NET_BYTES}): use narrower hidden layers")
+    name = name_of_bytes(raw)
+    out = Path(out)
+    path = out / f"{name}.json" if out.is_dir() else out
+    write_atomic(path, text)
+    return name, path

@@ -1,0 +1,210 @@
+"""Training the value network (JAX and optax, the extra `train`), behind `ekonos learn train`.
+
+    ekonos learn train selfplay/2p selfplay/4p -o search/models --hidden 128,32 --steps 20000
+
+The loss of a position of n players, its outputs o and its game's realized win shares w and
+final scores s per relative seat j < n (seats past n are masked out):
+``-sum_j w_j log softmax(o[0:n])_j + score_weight * mean_j (o[6 + j] - s_j / 30)^2``, averaged
+over a minibatch.  Initialisation: He normal for the two ReLU layers, Glorot normal for the
+output layer, zero biases, from the seed; AdamW (optax) with weight decay on the weights, not the
+biases; minibatches drawn from successive seeded permutations of the training positions.  The
+held-out games (search/learn/net_data.py, by game) are never trained on: the curve records, every
+so many steps, the loss on (a fixed sample of at most CURVE_SAMPLE of) the training positions
+and on the held-out ones, and the held-out metrics per player count are measured at the end.
+Same data and seed: the same file, byte for byte (on the same machine and JAX build).
+
+jax is imported by this module only; nothing that plays imports it.
+"""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from search._ismcts import NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
+from search.evaluation import MAXP
+from search.learn import net_data
+from search.learn.net_file import net_text, write_net
+from search.network import WEIGHTS, forward_numpy
+
+#: Training positions the curve's training loss is measured on (a fixed seeded sample).
+CURVE_SAMPLE = 8192
+#: Points of the curve (besides the start).
+CURVE_POINTS = 20
+#: Positions per forward pass when measuring.
+CHUNK = 8192
+
+
+@dataclass(frozen=True)
+class Config:
+    """How a network is trained (recorded in its file)."""
+    hidden: tuple[int, int] = (128, 32)
+    steps: int = 20000
+    batch: int = 512
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    score_weight: float = 1.0
+    heldout: float = 0.1
+    seed: int = 0
+
+    def record(self) -> dict:
+        return {"seed": self.seed, "steps": self.steps, "batch": self.batch, "lr": self.lr,
+                "weight_decay": self.weight_decay, "score_weight": self.score_weight,
+                "heldout": self.heldout}
+
+
+@dataclass
+class Trained:
+    """A trained network: its weights (float32 by name), how it was trained (Config.record,
+    the positions and games each side of the split, the curve) and its held-out metrics."""
+    weights: dict[str, np.ndarray]
+    training: dict
+    metrics: dict
+
+
+def seed_key(seed: int):
+    """The JAX key of a seed of 64 bits (jax.random.PRNGKey alone keeps 32 of them, so seeds
+    2**32 apart would start alike): both halves, the low one as the key, the high folded in."""
+    return jax.random.fold_in(jax.random.PRNGKey(seed & 0xFFFFFFFF), (seed >> 32) & 0xFFFFFFFF)
+
+
+def init(key, hidden: tuple[int, int]) -> dict:
+    """Seeded initial weights: He normal before a ReLU, Glorot normal for the outputs."""
+    h1, h2 = hidden
+    k1, k2, k3 = jax.random.split(key, 3)
+    he, glorot = jax.nn.initializers.he_normal(), jax.nn.initializers.glorot_normal()
+    return {"w1": he(k1, (NET_INPUT_COUNT, h1), jnp.float32), "b1": jnp.zeros(h1, jnp.float32),
+            "w2": he(k2, (h1, h2), jnp.float32), "b2": jnp.zeros(h2, jnp.float32),
+            "w3": glorot(k3, (h2, NET_OUTPUT_COUNT), jnp.float32),
+            "b3": jnp.zeros(NET_OUTPUT_COUNT, jnp.float32)}
+
+
+def forward(p: dict, x):
+    """The network in JAX (as _net.pxd `net_forward`)."""
+    a = jax.nn.relu(x @ p["w1"] + p["b1"])
+    b = jax.nn.relu(a @ p["w2"] + p["b2"])
+    return b @ p["w3"] + p["b3"]
+
+
+def losses(p: dict, x, players, win, score):
+    """Per position: the win cross-entropy and the mean squared score error over its seats."""
+    out = forward(p, x)
+    present = jnp.arange(MAXP)[None, :] < players[:, None]
+    logits = jnp.where(present, out[:, :MAXP], -1e9)
+    ce = -jnp.sum(jnp.where(present, win * jax.nn.log_softmax(logits), 0.0), axis=1)
+    err = out[:, MAXP:] - score / NET_SCORE_SCALE
+    mse = jnp.sum(jnp.where(present, err * err, 0.0), axis=1) / players
+    return ce, mse
+
+
+def loss(p: dict, batch: tuple, score_weight) -> jnp.ndarray:
+    ce, mse = losses(p, *batch)
+    return jnp.mean(ce + score_weight * mse)
+
+
+def _device(arrays: dict) -> tuple:
+    return (jnp.asarray(arrays["x"], jnp.float32), jnp.asarray(arrays["players"], jnp.float32),
+            jnp.asarray(arrays["win"], jnp.float32), jnp.asarray(arrays["score"], jnp.float32))
+
+
+def _mean_loss(p: dict, arrays: dict, score_weight: float) -> float:
+    """The loss over all `arrays` (in chunks)."""
+    total, n = 0.0, len(arrays["players"])
+    for at in range(0, n, CHUNK):
+        part = {k: v[at:at + CHUNK] for k, v in arrays.items()}
+        total += float(_sum_loss(p, _device(part), score_weight))
+    return total / n
+
+
+@jax.jit
+def _sum_loss(p, batch, score_weight):
+    ce, mse = losses(p, *batch)
+    return jnp.sum(ce + score_weight * mse)
+
+
+def train(arrays: dict, config: Config = Config(),
+          progress: Callable[[int], None] | None = None) -> Trained:
+    """Train a network on `arrays` (selfplay.ARRAYS: x, players, win, score, game at least),
+    holding out `config.heldout` of the games.  ValueError when the data cannot be split so."""
+    c = config
+    arrays = net_data.needed(arrays)
+    held = net_data.held_out(arrays, c.seed, c.heldout) if c.heldout > 0 else \
+        np.zeros(len(arrays["players"]), dtype=bool)
+    fit, test = net_data.subset(arrays, ~held), net_data.subset(arrays, held)
+    if not len(fit["players"]):
+        raise ValueError("every game is held out: lower --heldout or give more games")
+    if c.heldout > 0 and not len(test["players"]):
+        raise ValueError(f"no game of the {net_data.games(arrays)} is held out at --heldout "
+                         f"{c.heldout:g}: give more games or a larger --heldout (or 0)")
+    rng = np.random.default_rng(c.seed)
+    sample = net_data.subset(fit, np.sort(rng.permutation(len(fit["players"]))[:CURVE_SAMPLE]))
+    params = init(seed_key(c.seed), c.hidden)
+    decay = {k: k.startswith("w") for k in WEIGHTS}
+    opt = optax.adamw(c.lr, weight_decay=c.weight_decay, mask=decay)
+    state = opt.init(params)
+
+    @jax.jit
+    def step(params, state, batch):
+        value, grads = jax.value_and_grad(loss)(params, batch, c.score_weight)
+        updates, state = opt.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, value
+
+    def point(at: int) -> list:
+        heldout = _mean_loss(params, test, c.score_weight) if len(test["players"]) else None
+        return [at, round(_mean_loss(params, sample, c.score_weight), 6),
+                None if heldout is None else round(heldout, 6)]
+
+    every = max(1, c.steps // CURVE_POINTS)
+    curve = [point(0)]
+    n, size = len(fit["players"]), min(c.batch, len(fit["players"]))
+    order, at = rng.permutation(n), 0
+    for i in range(1, c.steps + 1):
+        if at + size > n:
+            order, at = rng.permutation(n), 0
+        pick = np.sort(order[at:at + size])
+        at += size
+        params, state, _ = step(params, state, _device(net_data.subset(fit, pick)))
+        if i % every == 0 or i == c.steps:
+            curve.append(point(i))
+        if progress:
+            progress(i)
+    weights = {k: np.asarray(params[k], dtype=np.float32) for k in WEIGHTS}
+    training = {**c.record(),
+                "positions": {"train": len(fit["players"]), "heldout": len(test["players"])},
+                "games": {"train": net_data.games(fit), "heldout": net_data.games(test)},
+                "curve": curve}
+    metrics = net_data.metrics(_outputs(weights, test), test) if len(test["players"]) else {}
+    return Trained(weights, training, metrics)
+
+
+def _outputs(weights: dict, arrays: dict) -> np.ndarray:
+    x = arrays["x"]
+    return np.concatenate([forward_numpy(weights, x[a:a + CHUNK])
+                           for a in range(0, len(x), CHUNK)])
+
+
+def train_command(folders: list, c: Config) -> str:
+    """The command that trains this network again (every option spelled out; the output
+    folder is left out: it does not change the network)."""
+    return ("ekonos learn train " + " ".join(shlex.quote(str(f)) for f in folders)
+            + f" --hidden {c.hidden[0]},{c.hidden[1]} --steps {c.steps} --batch {c.batch}"
+            f" --lr {c.lr:g} --weight-decay {c.weight_decay:g} --score-weight"
+            f" {c.score_weight:g} --heldout {c.heldout:g} --seed {c.seed}")
+
+
+def train_folders(folders: list, out: Path, config: Config = Config(),
+                  progress: Callable[[int], None] | None = None) -> tuple[str, Path, Trained]:
+    """Train a network on the self-play folders and write its file (into folder `out`, named
+    by its hash, or at the path `out`).  Returns its name, its file and the trained network."""
+    arrays, entries = net_data.read_folders(folders)
+    trained = train(arrays, config, progress)
+    text = net_text(trained.weights, train_command(folders, config), entries, trained.training,
+                    trained.metrics)
+    name, path = write_net(text, out)
+    return name, path, trained
