@@ -46,9 +46,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
             "runs, think time per decision, paired loss differences on a suite, pointless "
             "buy-backs."),
     "learn": ("cli.commands.learn",
-              "Train the learned evaluation (the `horizon` parameter of `ismcts`): `sample` plays "
-              "self-play games and keeps their round starts, `fit` fits a model file named by its "
-              "content hash, `check` says how a model reads samples it was not fitted on."),
+              "Train the learned evaluation (the `horizon` parameter of `ismcts`), and record "
+              "self-play for the value network."),
     "ladder": ("cli.commands.ladder",
                "Put many bots on one Elo scale: play a schedule of games, append them to a "
                "ladder file, and fit every game of the file (maximum likelihood, ANCHOR = 0)."),
