@@ -169,7 +169,8 @@ def selfplay(players: int, games: int, spec: str, seed: int | None, out: Path,
     if not plan.todo:
         m = shards.read_manifest(out)
         click.echo(f"{out}: {'all ' * (total > 1)}{_shards(total)} of games 0 to {games - 1} "
-                   f"there ({m['positions']} positions in the folder); nothing to play",
+                   f"there{f' ({plan.adopted} adopted)' if plan.adopted else ''} "
+                   f"({m['positions']} positions in the folder); nothing to play",
                    err=True)
         return
     if not quiet:
