@@ -329,6 +329,27 @@ def test_bad_folders_and_options_are_one_error_line(tmp_path):
     assert not (tmp_path / "d").exists()
 
 
+@pytest.mark.parametrize("kind", ["fifo", "directory", "dangling symlink"])
+def test_a_manifest_that_is_no_regular_file_is_refused_at_once(tmp_path, kind):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    path = folder / "manifest.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path.symlink_to(tmp_path / "nowhere")
+    assert "manifest.json" in one_error_line(cli(*ARGS, "-o", folder))
+    assert sorted(os.listdir(folder)) == ["manifest.json"]
+
+
+def test_an_output_that_is_a_fifo_or_a_device_is_no_folder(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    for where in (tmp_path / "pipe", Path("/dev/null")):
+        assert "not a folder" in one_error_line(cli(*ARGS, "-o", where))
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
 def test_an_unwritable_folder_is_one_error_line(tmp_path):
     folder = tmp_path / "ro"
