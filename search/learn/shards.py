@@ -253,13 +253,13 @@ def prepare(folder: str | os.PathLike, run: Run, games: int, adopt: bool = False
     listed = {e["file"]: e for e in (m["shards"] if m else [])}
     unlisted = sorted(n for n in os.listdir(folder) if SHARD.fullmatch(n) and n not in listed)
     if m is None and unlisted and not adopt:
+        files = f"{len(unlisted)} shard file" + "s" * (len(unlisted) > 1)
         raise DatasetError(
-            f"{folder}: holds {len(unlisted)} shard file{'s' * (len(unlisted) > 1)} but no "
-            f"{MANIFEST}; if another program "
-            "made them with this command's record_game arguments, adopt them (--adopt: each is "
-            "checked and the first game played again), else give another folder")
+            f"{folder}: holds {files} but no {MANIFEST}; if another program made them with "
+            "this command's record_game arguments, adopt them (--adopt: each is checked and the "
+            "first game played again), else give another folder")
     adopted, bad = adopt_files(folder, run, unlisted) if adopt and unlisted else ([], [])
-    plan = Plan(folder, run, games, [], adopted=len(adopted), redo=bad)
+    plan = Plan(folder, run, games, [], adopted=len(adopted))
     fresh = {e["file"] for e in adopted}
     listed.update({e["file"]: e for e in adopted})
     for k, first, count in run.shards(games):
@@ -268,7 +268,7 @@ def prepare(folder: str | os.PathLike, run: Run, games: int, adopt: bool = False
         if e and e["games"] >= count and (name in fresh or file_sha(folder / name) == e["sha256"]):
             plan.kept += name not in fresh
             continue
-        if e and name not in fresh:
+        if name in bad or (e and name not in fresh):
             plan.redo.append(name)
         plan.todo.append((k, first, count))
         plan.seen[k] = e["sha256"] if e else None
