@@ -49,8 +49,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Train the learned evaluation (the `horizon` parameter of `ismcts`) and the value "
               "network: `sample` plays self-play games and keeps their round starts, `fit` fits a "
               "model file named by its content hash, `check` says how a model reads samples it was "
-              "not fitted on; `train` trains a network file on self-play folders, `calibrate` "
-              "compares its win shares and the search's own with what happened."),
+              "not fitted on; `selfplay` records every decision of self-play games in a folder of "
+              "shards, `train` trains a network file on such folders, `calibrate` compares its win "
+              "shares and the search's own with what happened."),
     "ladder": ("cli.commands.ladder",
                "Put many bots on one Elo scale: play a schedule of games, append them to a "
                "ladder file, and fit every game of the file (maximum likelihood, ANCHOR = 0)."),

@@ -120,14 +120,14 @@ def save_file(st, path: str | os.PathLike) -> None:
     write_atomic(path, st.to_json(indent=2) + "\n")
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write `text` (UTF-8) to `path` atomically: a temporary file beside it, synced, then
-    renamed over it.  A regular file replaced keeps its mode; a new one gets the umask's
-    default (0644 under the usual umask 022).  Through a symbolic link the file it points to is
-    replaced (the link stays); a target that exists and is not a regular file (a device, a
-    FIFO, a folder) is refused (IsADirectoryError or OSError EINVAL), never replaced.  On any
-    failure the temporary file is removed and the OSError raised (its filename is `path`, not
-    the temporary file); `path` is untouched."""
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write `text` (UTF-8; bytes as they are) to `path` atomically: a temporary file beside
+    it, synced, then renamed over it.  A regular file replaced keeps its mode; a new one gets
+    the umask's default (0644 under the usual umask 022).  Through a symbolic link the file it
+    points to is replaced (the link stays); a target that exists and is not a regular file (a
+    device, a FIFO, a folder) is refused (IsADirectoryError or OSError EINVAL), never replaced.
+    On any failure the temporary file is removed and the OSError raised (its filename is
+    `path`, not the temporary file); `path` is untouched."""
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
@@ -149,7 +149,8 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        binary = isinstance(text, (bytes, bytearray))
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

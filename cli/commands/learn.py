@@ -1,36 +1,44 @@
 """`ekonos learn sample|fit|check`: training the learned evaluation (search/learn/train.py does
-the work); `ekonos learn train|calibrate`: the value network (search/learn/net_train.py,
-net_data.py).  This module only reads options and prints."""
+the work); `ekonos learn selfplay|train|calibrate`: the value network's data, training and
+calibration (search/learn/shards.py, net_train.py, net_data.py).  This module only reads options
+and prints."""
 from __future__ import annotations
 
 import math
 import os
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import click
 
-from cli.commands.progress import RunProgress
+from cli.commands.progress import RunProgress, backend_options
 from cli.errors import InputError
 from cli.options import example, player_counts_option, players_option, seed_option
+from cli.output import INTERRUPTED
+from search._ismcts import NET_MAX_HIDDEN
 from search.bots import make_bot
 from search.evaluation import model_path
-from search._ismcts import NET_MAX_HIDDEN
-from search.learn import net_data, train
+from search.lab.arena import bot_threads
+from search.lab.backends import make_backend
+from search.learn import net_data, shards, train
 
 
 @click.group(epilog=example("ekonos learn sample -p 2 -n 300 --spec level2 --seed 1 -o s2.npz",
                             "ekonos learn fit s2.npz s4.npz -o models/",
                             "ekonos learn check eval-xxxxxxxxxxxx s4.npz",
-                            "ekonos learn train selfplay/2p selfplay/4p -o search/models",
-                            "ekonos learn calibrate net-xxxxxxxxxxxx selfplay/4p --plot cal.png"))
+                            "ekonos learn selfplay -p 4 -n 1000 --spec ismcts:iterations=4000 "
+                            "--seed 34 -o data/p4 -w 2",
+                            "ekonos learn train data/p2 data/p4 -o search/models",
+                            "ekonos learn calibrate net-xxxxxxxxxxxx data/p4 --plot cal.png"))
 def learn() -> None:
     """Train the learned evaluation (the `horizon` parameter of `ismcts`) and the value
     network: `sample` plays self-play games and keeps their round starts, `fit` fits a model
     file named by its content hash, `check` says how a model reads samples it was not fitted
-    on; `train` trains a network file on self-play folders, `calibrate` compares its win shares
-    and the search's own with what happened.  A spec uses a model with `model=NAME` (or a
-    path)."""
+    on; `selfplay` records every decision of self-play games in a folder of shards, `train`
+    trains a network file on such folders, `calibrate` compares its win shares and the
+    search's own with what happened.  A spec uses a model with `model=NAME` (or a path)."""
 
 
 @learn.command(epilog=example("ekonos learn sample -p 2 -n 300 --spec level2 --seed 1 -o s2.npz",
@@ -293,3 +301,97 @@ def draw_calibration(report: dict, path: Path) -> None:
         raise
     finally:
         plt.close(fig)
+def _rate(x: float | None) -> str:
+    return "?" if x is None else f"{x:,.0f}".replace(",", " ")
+
+
+def _shards(n: int) -> str:
+    return f"{n} shard" + "s" * (n != 1)
+
+
+@learn.command("selfplay", epilog=example(
+    "ekonos learn selfplay -p 4 -n 1000 --spec ismcts:iterations=4000 --seed 34 -o data/p4 -w 2",
+    "ekonos learn selfplay -p 2 -n 400 --spec level2 --seed 1 -o data/p2 --backend ray "
+    "--address auto",
+    "ekonos learn selfplay -p 2 -n 1000 --spec ismcts:iterations=4000 --seed 34 -o data/gen0/p2 "
+    "--adopt      # shards another program made there"))
+@players_option("Players per game.")
+@click.option("--games", "-n", type=click.IntRange(1), required=True,
+              help="Games the folder is to hold: games 0 to GAMES-1 of the seed (a folder "
+                   "holding more keeps them).")
+@click.option("--spec", required=True, metavar="SPEC",
+              help="The bot in every seat, deciding from its own view (an iteration budget, "
+                   "not a time, makes the folder reproducible).")
+@seed_option(help="Seed of the games (required).")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
+              metavar="DIR", help="The folder of shards and manifest.json (made if missing).")
+@click.option("--games-per-shard", type=click.IntRange(1), default=10, show_default=True,
+              help="Games per shard file; a shard is one task of a worker.")
+@click.option("--explore", type=click.IntRange(0), default=4, show_default=True,
+              help="The first K recorded decisions of each game play a move drawn in "
+                   "proportion to its root visits (variety); the rest the search's choice.")
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes to spread the shards over (Ray: CPUs of a local Ray).")
+@click.option("--adopt", is_flag=True,
+              help="List the shard files of a folder without a manifest (made by another "
+                   "program with the same naming and record_game arguments): each is checked "
+                   "and the first game played again.")
+@backend_options
+def selfplay(players: int, games: int, spec: str, seed: int | None, out: Path,
+             games_per_shard: int, explore: int, workers: int, adopt: bool, backend: str,
+             address: str | None, ship: bool, quiet: bool) -> None:
+    """Record self-play games for the value network in the folder DIR: every decision with a
+    choice, its inputs from the deciding seat's view, the search's root visits, the move
+    played and how the game ended (docs/learning.md).
+
+    Shard k (shard-0000k.npz) holds games k*G to k*G+G-1; DIR/manifest.json says what made the
+    folder (spec, seed, the network's input hash, the command) and lists each shard with its
+    sha256.  The same command goes on where a run stopped (a shard listed with a matching
+    sha256 is kept, a missing or damaged one played again) and makes the same shards on any
+    backend and any number of workers; two runs filling one folder share the shards.  Ctrl-C
+    keeps the shards finished.  At the end: positions per second, and per core (positions over
+    the shards' CPU seconds, as the manifest records)."""
+    if seed is None:
+        raise click.UsageError("Missing option '--seed'.")
+    if backend == "local" and address:
+        raise click.UsageError("--address is for --backend ray")
+    run = shards.Run.of(players, spec, seed, games_per_shard, explore)
+    plan = shards.prepare(out, run, games, adopt=adopt)
+    total = len(run.shards(games))
+    todo = sum(count for _, _, count in plan.todo)
+    if not plan.todo:
+        m = shards.read_manifest(out)
+        click.echo(f"{out}: {'all ' * (total > 1)}{_shards(total)} of games 0 to {games - 1} "
+                   f"there{f' ({plan.adopted} adopted)' if plan.adopted else ''} "
+                   f"({m['positions']} positions in the folder); nothing to play",
+                   err=True)
+        return
+    if not quiet:
+        said = [f"{plan.kept} there"] if plan.kept else []
+        said += [f"{plan.adopted} adopted"] if plan.adopted else []
+        said += [f"{len(plan.redo)} damaged or short, played again"] if plan.redo else []
+        click.echo(f"{out}: {len(plan.todo)} of {_shards(total)} to play ({todo} games"
+                   + "".join(f", {x}" for x in said) + "); Ctrl-C keeps the shards finished",
+                   err=True)
+    start = time.perf_counter()
+
+    def rate(made: list[dict]) -> str:
+        done = sum(e["positions"] for e in made)
+        return f"{_rate(done / max(time.perf_counter() - start, 1e-9))} positions/s"
+
+    with make_backend(backend, workers, address, task_cpus=bot_threads(run.spec),
+                      ship=ship) as runner, RunProgress(todo, quiet) as bar:
+        done = shards.play(plan, runner, progress=lambda made: bar.update(
+            sum(e["games"] for e in made), lambda: rate(made)))
+    where = f"{_shards(len(done.made))} ({sum(e['games'] for e in done.made)} games, " \
+            f"{done.positions} positions)"
+    if done.stopped == "interrupted":
+        click.echo(f"Interrupted: {where} of this run are in {out}; the same command goes on "
+                   "from there.", err=True)
+        sys.exit(INTERRUPTED)
+    m = done.manifest or shards.read_manifest(out)
+    other = f"; {_shards(len(done.elsewhere))} made by another process filling the folder" \
+        if done.elsewhere else ""
+    click.echo(f"{out}: {where} made in {done.seconds:.1f} s: {_rate(done.per_second)} "
+               f"positions/s, {_rate(done.per_core)} positions/s per core{other}; the folder "
+               f"holds {_shards(len(m['shards']))}, {m['positions']} positions", err=True)

@@ -4,16 +4,30 @@
 `record_game` keeps every real decision of a game for the network: the deciding seat's inputs
 (its view only, R21: the public state and its own hand), the search's root visits, the move
 played, and how the game ended, each seat relative to the deciding one (relative seat j is seat
-(p + j) % n, as the network reads them; search/_net.pxd)."""
+(p + j) % n, as the network reads them; search/_net.pxd).
+
+A self-play folder (made by `ekonos learn selfplay`, search/learn/shards.py) holds shards,
+``shard-{k:05d}.npz`` (games k*G .. k*G+G-1 of one run, `concat_games` of them), and
+``manifest.json``: the run's settings, the hash of the network's input code they were recorded
+for, and each shard's sha256 (docs/learning.md).  `load_dataset` reads folders back, checked."""
 from __future__ import annotations
 
+import hashlib
+import io
+import os
 import random
+import re
+import zipfile
+from pathlib import Path
 
 import numpy as np
 
 from ekonos import State
+from ekonos.errors import EkonosError
+from ekonos.files import FileError, read_bounded, read_json_file
 from ekonos.rules import Step
-from search._ismcts import EVAL_FEATURES, NET_INPUT_COUNT, company_features_of, net_inputs_of
+from search._ismcts import (EVAL_FEATURES, NET_FEATURES_HASH, NET_INPUT_COUNT,
+                            company_features_of, net_inputs_of)
 from search.bots import ISMCTSBot, derive_seed, make_bot
 from search.evaluation import MAXP, NCOMP
 from search.learn.fit import Samples
@@ -109,6 +123,21 @@ def concat_games(games: list[dict]) -> dict:
     return out
 
 
+def game_arrays(arrays: dict, game: int) -> dict:
+    """The arrays of game `game` of a shard (its rows are consecutive), as `record_game`
+    returned them; KeyError if the shard does not hold it."""
+    rows = np.flatnonzero(arrays["game"] == game)
+    if not len(rows):
+        raise KeyError(game)
+    i, j = int(rows[0]), int(rows[-1]) + 1
+    starts = arrays["pol_start"]
+    out = {name: arrays[name][i:j] for name in ARRAYS if not name.startswith("pol_")}
+    out["pol_start"] = (starts[i:j + 1] - starts[i]).astype(ARRAYS["pol_start"])
+    for name in ("pol_action", "pol_visits"):
+        out[name] = arrays[name][starts[i]:starts[j]]
+    return out
+
+
 def play_and_sample(players: int, spec: str, seed: int) -> Samples:
     """One self-play game of `spec` in every seat (each seat's view only, R21); its round starts."""
     state = State.new(players, seed=derive_seed(seed, 0))
@@ -136,3 +165,142 @@ def play_and_sample(players: int, spec: str, seed: int) -> Samples:
                    np.array([r[3] for r in rows], dtype=float).reshape(k, MAXP, NCOMP),
                    np.array([final] * k, dtype=float).reshape(k, NCOMP),
                    np.array([win] * k, dtype=float).reshape(k, MAXP))
+
+
+# -- self-play folders: the manifest and the shards, read back ---------------------------------
+
+FORMAT = 1
+KIND = "selfplay"
+MANIFEST = "manifest.json"
+SHARD = re.compile(r"shard-([0-9]{5,})\.npz")
+#: The largest shard and manifest read: a shard of 10 games is a few MB compressed.
+MAX_SHARD_BYTES = 1 << 30
+MAX_MANIFEST_BYTES = 64 << 20
+#: What identifies a folder's run: a second run into it must agree on all of them.
+SETTINGS = ("format", "kind", "features", "inputs", "spec", "players", "seed",
+            "games_per_shard", "explore")
+_ENTRY = {"file": str, "first_game": int, "games": int, "positions": int, "sha256": str,
+          "bytes": int}
+
+
+class DatasetError(EkonosError):
+    """A self-play folder or shard that cannot be used: the message names the file and why."""
+
+
+def shard_name(k: int) -> str:
+    return f"shard-{k:05d}.npz"
+
+
+def sha256_of(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def read_manifest(folder: str | os.PathLike, missing_ok: bool = False) -> dict | None:
+    """The manifest of a self-play folder, its fields checked (None if there is none and
+    `missing_ok`); DatasetError naming what is wrong."""
+    path = Path(folder) / MANIFEST
+    if missing_ok and not path.exists() and not path.is_symlink():
+        return None
+    try:
+        m = read_json_file(path, MAX_MANIFEST_BYTES, "self-play manifest")
+    except FileError as e:
+        raise DatasetError(str(e)) from None
+    where = f"{path}: not a manifest of `ekonos learn selfplay`"
+    if not isinstance(m, dict) or m.get("kind") != KIND:
+        raise DatasetError(f"{where} (its kind is not {KIND!r})")
+    if m.get("format") != FORMAT:
+        raise DatasetError(f"{path}: format {m.get('format')!r}; this version reads format "
+                           f"{FORMAT}")
+    types = {"kind": str, "features": str, "spec": str, "command": str, "shards": list}
+    for key in SETTINGS + ("command", "shards"):
+        v = m.get(key)
+        if not (isinstance(v, types[key]) if key in types else _count(v)):
+            raise DatasetError(f"{where} ({key}: {v!r})")
+    for i, e in enumerate(m["shards"]):
+        if not isinstance(e, dict) or not all(
+                isinstance(e.get(k), t) and (t is str or _count(e[k])) for k, t in _ENTRY.items()):
+            raise DatasetError(f"{where} (shards[{i}]: {e!r:.200})")
+        match = SHARD.fullmatch(e["file"])
+        if not match or int(match.group(1)) * m["games_per_shard"] != e["first_game"] \
+                or not 1 <= e["games"] <= m["games_per_shard"]:
+            raise DatasetError(f"{where} (shards[{i}]: {e['file']!r:.80} does not hold games "
+                               f"{e['first_game']} to {e['first_game'] + e['games'] - 1})")
+    return m
+
+
+def check_features(m: dict, folder: str | os.PathLike) -> None:
+    """DatasetError unless the folder was recorded for this build's network inputs."""
+    if m["features"] != NET_FEATURES_HASH or m["inputs"] != NET_INPUT_COUNT:
+        raise DatasetError(
+            f"{folder}: recorded for other network inputs (features {m['features']}, "
+            f"{m['inputs']} inputs; this build's are {NET_FEATURES_HASH}, {NET_INPUT_COUNT} "
+            f"inputs: search/_net.pxd changed since); record the games again with this build")
+
+
+def shard_arrays(raw: bytes, where: str | os.PathLike) -> dict:
+    """The arrays of a shard file's bytes, every one of ARRAYS with its type and a consistent
+    shape (positions, moves); DatasetError naming `where` otherwise."""
+    bad = f"{where}: not a self-play shard"
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+            a = {name: z[name] for name in ARRAYS}
+    except KeyError as e:
+        raise DatasetError(f"{bad} (no array {e})") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise DatasetError(f"{bad} ({str(e)[:120] or type(e).__name__})") from None
+    n = len(a["x"])
+    shapes = {"x": (n, NET_INPUT_COUNT), "win": (n, MAXP), "score": (n, MAXP),
+              "rank": (n, MAXP), "pol_start": (n + 1,)}
+    moves = (len(a["pol_action"]),)
+    for name, dtype in ARRAYS.items():
+        shape = shapes.get(name, moves if name in ("pol_action", "pol_visits") else (n,))
+        if a[name].dtype != dtype or a[name].shape != shape:
+            raise DatasetError(f"{bad} ({name} is {a[name].dtype} {a[name].shape}, not "
+                               f"{np.dtype(dtype)} {shape})")
+    starts = a["pol_start"]
+    if starts[0] != 0 or starts[-1] != moves[0] or (np.diff(starts) < 0).any():
+        raise DatasetError(f"{bad} (pol_start does not index pol_action)")
+    return a
+
+
+def load_dataset(folders: str | os.PathLike | list) -> dict:
+    """The positions of self-play folders, concatenated in folder order then shard order (one
+    dict of ARRAYS; pol_start indexes the concatenated pol_action).  Every shard the manifest
+    lists is read and its sha256 checked against the manifest, and each folder must have been
+    recorded for this build's network inputs (NET_FEATURES_HASH); DatasetError otherwise.
+    Game numbers are those of each folder's run (two folders may share them)."""
+    if isinstance(folders, (str, os.PathLike)):
+        folders = [folders]
+    found = []
+    for folder in folders:
+        m = read_manifest(folder)
+        check_features(m, folder)
+        found += [(Path(folder) / e["file"], e) for e in m["shards"]]
+    if not found:
+        raise DatasetError(f"{', '.join(map(str, folders)) or 'no folder'}: no shards")
+    x = np.empty((sum(e["positions"] for _, e in found), NET_INPUT_COUNT), dtype=np.float32)
+    parts, at = [], 0
+    for path, e in found:
+        try:
+            raw = read_bounded(path, MAX_SHARD_BYTES, "self-play shard")
+        except FileError as err:
+            raise DatasetError(f"{err}; run the manifest's command again to remake it") from None
+        if sha256_of(raw) != e["sha256"]:
+            raise DatasetError(f"{path}: damaged or changed since it was recorded (its sha256 "
+                               "is not the manifest's); run the manifest's command again to "
+                               "remake it")
+        a = shard_arrays(raw, path)
+        if len(a["x"]) != e["positions"]:
+            raise DatasetError(f"{path}: {len(a['x'])} positions, the manifest says "
+                               f"{e['positions']}")
+        x[at:at + len(a["x"])] = a["x"]           # the big array is filled in place, once
+        at += len(a["x"])
+        a["x"] = np.empty((0, NET_INPUT_COUNT), dtype=np.float32)    # (a view would keep it)
+        parts.append(a)
+    out = concat_games(parts)
+    out["x"] = x
+    return out
