@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ekonos import State
-from search._ismcts import NET_INPUT_COUNT, NET_OUTPUT_COUNT, Net
+from search._net import NET_INPUT_COUNT, NET_OUTPUT_COUNT, Net
 from search.bots import ISMCTSBot
 
 ITERATIONS = 20000

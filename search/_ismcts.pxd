@@ -4,7 +4,7 @@
 from libc.stdint cimport uint64_t
 from ekonos._core cimport EkState, NUM_ACTIONS, NCARDS
 from search._eval cimport EvalModel
-from search._net cimport NetWeights
+from search._net cimport Net, NetWeights
 
 cdef enum:
     NPSEUDO = NUM_ACTIONS + NCARDS      # action ids incl. the pseudo-actions (a card chosen)
@@ -24,13 +24,6 @@ ctypedef struct Node:
     double reward       # sum of the mover's rewards (what UCB maximises)
     double win          # sum of the mover's win shares
     double score        # sum of the mover's final scores
-
-
-cdef class Net:
-    """A value network's weights (_net.pxd), read-only once made: searchers on several threads
-    share one."""
-    cdef float* buf                     # every weight, one aligned block
-    cdef NetWeights w
 
 
 cdef class Searcher:

@@ -226,3 +226,10 @@ cdef inline void net_evaluate(const EkState* d, const NetWeights* w, int kind, d
     for q in range(n):
         win[q] /= total
     rewards(n, kind, blend, scale, win, score, reward)
+
+
+cdef class Net:
+    """A value network's weights (_net.pyx), read-only once made: searchers on several threads
+    share one."""
+    cdef float* buf                     # every weight, one aligned block
+    cdef NetWeights w

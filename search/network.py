@@ -32,8 +32,8 @@ import numpy as np
 
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded
-from search._ismcts import (NET_FEATURES_HASH, NET_INPUT_COUNT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
-                            NET_SCORE_SCALE, Net)
+from search._net import (NET_FEATURES_HASH, NET_INPUT_COUNT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
+                         NET_SCORE_SCALE, Net)
 from search.evaluation import MAXP, MODELS
 
 #: The network file format this code reads and `ekonos learn train` writes.

@@ -17,7 +17,7 @@ from cli.commands.progress import RunProgress, backend_options
 from cli.errors import InputError
 from cli.options import example, player_counts_option, players_option, seed_option
 from cli.output import INTERRUPTED
-from search._ismcts import NET_MAX_HIDDEN
+from search._net import NET_MAX_HIDDEN
 from search.bots import make_bot
 from search.evaluation import model_path
 from search.lab.arena import bot_threads
@@ -193,10 +193,12 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
                                                           lambda i: bar.update(i))
         except ValueError as e:
             raise InputError(str(e)) from None
-    curve = trained.training["curve"]
+    curve, kept = trained.training["curve"], trained.training["kept_step"]
     if curve[-1][2] is not None:
-        click.echo(f"held-out loss {curve[0][2]:.4f} at the start, {curve[-1][2]:.4f} at step "
-                   f"{curve[-1][0]} (training {curve[-1][1]:.4f})", err=True)
+        at = next(p for p in curve if p[0] == kept)
+        click.echo(f"validation loss {curve[0][2]:.4f} at the start, {at[2]:.4f} at step {kept} "
+                   f"(kept; training {at[1]:.4f}), {curve[-1][2]:.4f} at step {curve[-1][0]}",
+                   err=True)
     for n, m in trained.metrics.items():
         click.echo(f"{n} players: held-out win log loss {m['win_log_loss']:.4f} against "
                    f"{m['even_odds_log_loss']:.4f} for even odds, score RMSE "

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.files import FileError, read_bounded
-from search._ismcts import NET_INPUT_COUNT, Net
+from search._net import NET_INPUT_COUNT, Net
 from search.bots import derive_seed
 from search.evaluation import MAXP
 from search.learn import calibration
@@ -103,13 +103,20 @@ def games(arrays: dict) -> int:
     return len(set(zip(arrays["players"].tolist(), arrays["game"].tolist())))
 
 
-def held_out(arrays: dict, seed: int, fraction: float) -> np.ndarray:
-    """Per position, whether its game is held out (`fraction` of the games, drawn by `seed`)."""
+def game_draw(arrays: dict, seed: int) -> np.ndarray:
+    """Per position, a number from 0 to 1 drawn for its game by `seed` (the split's key)."""
     keys = {}
     for n, g in set(zip(arrays["players"].tolist(), arrays["game"].tolist())):
-        keys[n, g] = derive_seed(seed, HELD_OUT_TAG, n, g) / 2.0 ** 64 < fraction
+        keys[n, g] = derive_seed(seed, HELD_OUT_TAG, n, g) / 2.0 ** 64
     return np.array([keys[n, g] for n, g in zip(arrays["players"].tolist(),
-                                                  arrays["game"].tolist())], dtype=bool)
+                                                  arrays["game"].tolist())])
+
+
+def held_out(arrays: dict, seed: int, fraction: float) -> np.ndarray:
+    """Per position, whether its game is held out (`fraction` of the games, drawn by `seed`):
+    never trained on.  The first half of them (draw below fraction / 2) chooses when training
+    stops, the other half is measured (search/learn/net_train.py)."""
+    return game_draw(arrays, seed) < fraction
 
 
 def needed(arrays: dict) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.files import write_atomic
-from search._ismcts import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
+from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
 from search.network import FORMAT, KIND, MAX_NET_BYTES, WEIGHTS, encode, name_of_bytes
 
 

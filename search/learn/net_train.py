@@ -10,7 +10,10 @@ output layer, zero biases, from the seed; AdamW (optax) with weight decay on the
 biases; minibatches drawn from successive seeded permutations of the training positions.  The
 held-out games (search/learn/net_data.py, by game) are never trained on: the curve records, every
 so many steps, the loss on (a fixed sample of at most CURVE_SAMPLE of) the training positions
-and on the held-out ones, and the held-out metrics per player count are measured at the end.
+and on the first half of the held-out games (validation); the weights kept are those of the
+curve's point with the least validation loss (early stopping: with a few thousand games a
+network learns to recognise the games long before it stops improving), and the metrics per
+player count are measured on the other half, never used for any choice.
 Same data and seed: the same file, byte for byte (on the same machine and JAX build).
 
 jax is imported by this module only; nothing that plays imports it.
@@ -27,7 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from search._ismcts import NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
+from search._net import NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
 from search.evaluation import MAXP
 from search.learn import net_data
 from search.learn.net_file import net_text, write_net
@@ -36,7 +39,7 @@ from search.network import WEIGHTS, forward_numpy
 #: Training positions the curve's training loss is measured on (a fixed seeded sample).
 CURVE_SAMPLE = 8192
 #: Points of the curve (besides the start).
-CURVE_POINTS = 20
+CURVE_POINTS = 40
 #: Positions per forward pass when measuring.
 CHUNK = 8192
 
@@ -134,9 +137,12 @@ def train(arrays: dict, config: Config = Config(),
     holding out `config.heldout` of the games.  ValueError when the data cannot be split so."""
     c = config
     arrays = net_data.needed(arrays)
-    held = net_data.held_out(arrays, c.seed, c.heldout) if c.heldout > 0 else \
-        np.zeros(len(arrays["players"]), dtype=bool)
+    draw = net_data.game_draw(arrays, c.seed)
+    held = draw < c.heldout
     fit, test = net_data.subset(arrays, ~held), net_data.subset(arrays, held)
+    # the held-out games' first half chooses the step kept, the second half is measured
+    valid = net_data.subset(test, draw[held] < c.heldout / 2)
+    test = net_data.subset(test, draw[held] >= c.heldout / 2)
     if not len(fit["players"]):
         raise ValueError("every game is held out: lower --heldout or give more games")
     if c.heldout > 0 and not len(test["players"]):
@@ -155,8 +161,12 @@ def train(arrays: dict, config: Config = Config(),
         updates, state = opt.update(grads, state, params)
         return optax.apply_updates(params, updates), state, value
 
+    best = {"loss": None, "step": 0, "params": params}
+
     def point(at: int) -> list:
-        heldout = _mean_loss(params, test, c.score_weight) if len(test["players"]) else None
+        heldout = _mean_loss(params, valid, c.score_weight) if len(valid["players"]) else None
+        if heldout is not None and (best["loss"] is None or heldout < best["loss"]):
+            best.update(loss=heldout, step=at, params=params)
         return [at, round(_mean_loss(params, sample, c.score_weight), 6),
                 None if heldout is None else round(heldout, 6)]
 
@@ -174,11 +184,15 @@ def train(arrays: dict, config: Config = Config(),
             curve.append(point(i))
         if progress:
             progress(i)
-    weights = {k: np.asarray(params[k], dtype=np.float32) for k in WEIGHTS}
+    if best["loss"] is None:                    # nothing held out: the last step
+        best.update(step=c.steps, params=params)
+    weights = {k: np.asarray(best["params"][k], dtype=np.float32) for k in WEIGHTS}
     training = {**c.record(),
-                "positions": {"train": len(fit["players"]), "heldout": len(test["players"])},
-                "games": {"train": net_data.games(fit), "heldout": net_data.games(test)},
-                "curve": curve}
+                "positions": {"train": len(fit["players"]), "valid": len(valid["players"]),
+                              "heldout": len(test["players"])},
+                "games": {"train": net_data.games(fit), "valid": net_data.games(valid),
+                          "heldout": net_data.games(test)},
+                "curve": curve, "kept_step": best["step"]}
     metrics = net_data.metrics(_outputs(weights, test), test) if len(test["players"]) else {}
     return Trained(weights, training, metrics)
 

@@ -26,8 +26,8 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded, read_json_file
 from ekonos.rules import Step
-from search._ismcts import (EVAL_FEATURES, NET_FEATURES_HASH, NET_INPUT_COUNT,
-                            company_features_of, net_inputs_of)
+from search._ismcts import EVAL_FEATURES, company_features_of
+from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, net_inputs_of
 from search.bots import ISMCTSBot, derive_seed, make_bot
 from search.evaluation import MAXP, NCOMP
 from search.learn.fit import Samples

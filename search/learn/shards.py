@@ -34,7 +34,7 @@ from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded, write_atomic
 from ekonos.locks import FileLock, LockHeld, locked
 from ekonos.rules import MAX_PLAYERS, MIN_PLAYERS
-from search._ismcts import NET_FEATURES_HASH, NET_INPUT_COUNT
+from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT
 from search.bots import make_bot, parse_params, recorded_spec, spec_text
 from search.lab.backends import Backend, Ordered
 from search.learn.selfplay import (FORMAT, KIND, MANIFEST, MAX_SHARD_BYTES, SETTINGS, SHARD,

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from search import network
-from search._ismcts import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, Net
+from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, Net
 from search.learn.net_file import net_text, write_net
 from search.network import NetError
 

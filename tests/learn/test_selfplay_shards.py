@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from ekonos import State
-from search._ismcts import NET_FEATURES_HASH, NET_INPUT_COUNT, net_inputs_of
+from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, net_inputs_of
 from search.bots import derive_seed, spec_text
 from search.learn.selfplay import (ARRAYS, DatasetError, concat_games, game_arrays, game_seed,
                                    load_dataset, record_game)

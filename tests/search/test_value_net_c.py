@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from ekonos import State
-from search._ismcts import (NET_INPUT_COUNT, NET_LAYOUT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT, NET_SCORE_SCALE,
-                            Net, Searcher, net_inputs_of)
+from search._ismcts import Searcher
+from search._net import (NET_INPUT_COUNT, NET_LAYOUT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
+                         NET_SCORE_SCALE, Net, net_inputs_of)
 
 
 def random_net(h1=48, h2=16, seed=0, scale=0.2):
