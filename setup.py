@@ -11,8 +11,9 @@ meant to run on other machines (a wheel).
 
 The search extensions get EK_FEATURES_HASH, a hash of the learned evaluation's feature code (the
 text between the marker lines of search/_eval.pxd): model files record the hash they were fitted
-for, and a model fitted for other features is refused at load instead of read silently.  Likewise EK_NET_FEATURES_HASH for the value
-network's inputs (the `net features` markers of search/_net.pxd).
+for, and a model fitted for other features is refused at load instead of read silently.
+Likewise EK_NET_FEATURES_HASH for the value network's inputs (the `net features` markers of
+search/_net.pxd, and the evaluation's features, which the network reads too).
 """
 import hashlib
 import os
@@ -67,7 +68,9 @@ def features_hash(path: str = "search/_eval.pxd", marker: str = "features") -> s
 
 MODULES = ["ekonos._core", "search._net", "search._ismcts", "search._flat"]
 SEARCH_MACROS = [("EK_FEATURES_HASH", f'"{features_hash()}"'),
-                 ("EK_NET_FEATURES_HASH", f'"{features_hash("search/_net.pxd", "net features")}"')]
+                 ("EK_NET_FEATURES_HASH", '"%s"' % hashlib.sha256(
+                     (features_hash() + features_hash("search/_net.pxd", "net features"))
+                     .encode("ascii")).hexdigest()[:16])]
 
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=CFLAGS,

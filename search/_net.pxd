@@ -23,6 +23,7 @@ from ekonos._bits cimport popcount, ctz
 from ekonos._core cimport (EkState, ek_tables, ek_column, ek_score, NCOMP, NSPACES, NCARDS, MAXP,
                            NUM_STEPS, MAX_TILES, MAX_SHARES, STEP_OVER, SOLD_UNDOABLE)
 from search._playout cimport rewards, GROWTH_CHOICE, GROWTH_FORCED
+from search._eval cimport NFEAT, company_features
 
 # What a network is trained for: setup.py hashes the text between the two marker lines below
 # into EK_NET_FEATURES_HASH; a network file records the hash it was trained for, and
@@ -58,8 +59,35 @@ cdef enum:
     NI_SOLD = NI_XLEFT + 1                      # a share was sold this turn
     NI_UNDO = NI_SOLD + 1                       # buying c back would undo this turn's sale
     NI_CANDIDATES = NI_UNDO + NCOMP             # relative seat j is a tied successor candidate
-    NET_INPUTS = NI_CANDIDATES + MAXP
+    # what the linear evaluation reads (_eval.pxd company_features, whose code this hash covers
+    # too), given whole: feature k >= 1 of company c / its scale, and per relative seat j the sum
+    # over the companies of j's shares / MAX_SHARES x feature k (its stake in what k measures:
+    # k = 1, the tiles, makes the score now without the coins)
+    NCF = NFEAT - 1                             # company features but the constant
+    NI_COMPANY = NI_CANDIDATES + MAXP           # c * NCF + k - 1
+    NI_STAKE = NI_COMPANY + NCOMP * NCF         # j * NCF + k - 1
+    NET_INPUTS = NI_STAKE + MAXP * NCF
     MAX_ACTIVE = NET_INPUTS                     # inputs a position may set (bound of the lists)
+
+
+cdef enum:
+    CF_TILES = 1                                # company_features' numbering (_eval.pxd)
+    CF_GROWTH = 2
+    CF_FRONTIER = 4
+    CF_EMPTY = 5
+    CF_COLUMN = 6
+
+
+cdef inline float feature_scale(int k) noexcept nogil:
+    """What company feature k is divided by (company_features: 1 tiles, 2 growth, 3 unprotected
+    tiles, 4 frontier, 5 empty spaces, 6 market column, 7 exposed tiles)."""
+    if k == CF_GROWTH:
+        return GROWTH_FORCED
+    if k == CF_FRONTIER or k == CF_EMPTY:
+        return NSPACES
+    if k == CF_COLUMN:
+        return MAX_SHARES
+    return MAX_TILES
 
 
 cdef inline int rel(int seat, int p, int n) noexcept nogil:
@@ -148,6 +176,24 @@ cdef inline int net_inputs(const EkState* d, int p, int* idx, float* val) noexce
     for q in range(n):
         if d.candidates & (1 << q):
             idx[k] = NI_CANDIDATES + rel(q, p, n); val[k] = 1; k += 1
+    cdef double f[NFEAT]
+    cdef float cf[NCOMP][NFEAT]
+    cdef float stake
+    cdef int e
+    for c in range(NCOMP):
+        company_features(d, c, f)
+        for e in range(1, NFEAT):
+            cf[c][e] = <float>f[e] / feature_scale(e)
+            if cf[c][e] != 0:
+                idx[k] = NI_COMPANY + c * NCF + e - 1; val[k] = cf[c][e]; k += 1
+    for j in range(n):
+        q = (p + j) % n
+        for e in range(1, NFEAT):
+            stake = 0
+            for c in range(NCOMP):
+                stake += <float>d.shares[q][c] / MAX_SHARES * cf[c][e]
+            if stake != 0:
+                idx[k] = NI_STAKE + j * NCF + e - 1; val[k] = stake; k += 1
     return k
 # -- net features: end ------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from search._net cimport (NetWeights, NET_INPUTS, NI_TILES, NI_PROTECTED, NI_GRO
                           NI_VALUE, NI_SHARES, NI_COINS, NI_SCORE, NI_HAND_SIZE, NI_PRESIDENT,
                           NI_HAND, NI_DISCARD, NI_PLAYERS, NI_ROUNDS_LEFT, NI_STEP, NI_TO_MOVE,
                           NI_TURN, NI_START, NI_TURN_CARD, NI_XCOMPANY, NI_XLEFT, NI_SOLD,
-                          NI_UNDO, NI_CANDIDATES, NET_OUTPUTS, MAX_ACTIVE, MAX_HIDDEN,
+                          NI_UNDO, NI_CANDIDATES, NI_COMPANY, NI_STAKE, NCF, NET_OUTPUTS, MAX_ACTIVE, MAX_HIDDEN,
                           SCORE_SCALE, net_inputs, net_forward, net_evaluate)
 import numpy as np
 
@@ -187,4 +187,6 @@ NET_LAYOUT = {"tiles": NI_TILES, "protected": NI_PROTECTED, "growth": NI_GROWTH,
               "rounds_left": NI_ROUNDS_LEFT, "step": NI_STEP, "to_move": NI_TO_MOVE,
               "turn": NI_TURN, "start": NI_START, "turn_card": NI_TURN_CARD,
               "xcompany": NI_XCOMPANY, "xleft": NI_XLEFT, "sold": NI_SOLD, "undo": NI_UNDO,
-              "candidates": NI_CANDIDATES}
+              "candidates": NI_CANDIDATES, "company": NI_COMPANY, "stake": NI_STAKE}
+#: Company features per company (and stakes per seat) in the "company" and "stake" groups.
+NET_COMPANY_FEATURES = NCF

@@ -183,16 +183,32 @@ class ISMCTSBot(Bot):
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
                            values="a model's name (eval-...) or file (not given: the shipped one)")
+        net: str = param("", help="a value network (a shipped name or a file of `ekonos learn "
+                                  "train`) scores where a playout stops, instead of the linear "
+                                  "model",
+                         values="a network's name (net-...) or file (not given: none)")
+        rollout: int = param(1, choices=(0, 1),
+                             help="with a net: 1 plays out to the horizon before the network "
+                                  "scores; 0 scores the leaf the tree just reached, no playout")
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            if self.horizon and not self.model:     # the shipped model, named: a record of a
-                object.__setattr__(self, "model", evaluation.SHIPPED)   # spec says which it was
+            if self.horizon and not self.model and not self.net:  # the shipped model, named:
+                object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
             if self.model:
                 try:
                     evaluation.model(self.model)
                 except (OSError, ValueError) as e:
                     raise SpecError(f"model: {e}") from None
+            if self.net:
+                from search import network
+                try:
+                    network.load_net(self.net)
+                except (OSError, ValueError) as e:
+                    raise SpecError(f"net: {e}") from None
+            elif self.rollout != 1:
+                raise SpecError("rollout=0 needs a net (net=NAME): without one a leaf has "
+                                "nothing to score it")
 
     #: Parameters taken out of the search because they lost in the arena (docs/strength.md; the
     #: code is in git history), each with the one value every level and reference played with.
@@ -242,7 +258,11 @@ class ISMCTSBot(Bot):
         s.node_limit = memory.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
-        if p.horizon:
+        if p.net:
+            from search import network
+            s.net = network.load_net(p.net)
+            s.rollout = p.rollout
+        elif p.horizon:
             s.set_model(*evaluation.model(p.model))
         return roots.tracked(s)
 

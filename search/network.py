@@ -42,7 +42,7 @@ FORMAT = 1
 KIND = "value-net"
 #: A network's name: `net-` and 12 hex digits of the sha256 of its file.
 NAME = re.compile(r"net-[0-9a-f]{12}")
-#: The largest network file read (a 560-128-32 network is about 400 KB).
+#: The largest network file read (a 644-128-32 network is about 450 KB).
 MAX_NET_BYTES = 8 << 20
 #: The weights in their order, and their shapes given the hidden widths.
 WEIGHTS = ("w1", "b1", "w2", "b2", "w3", "b3")

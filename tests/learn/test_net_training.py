@@ -17,6 +17,7 @@ jax = pytest.importorskip("jax")
 
 from cli.main import main  # noqa: E402
 from search import network  # noqa: E402
+from search._net import NET_INPUT_COUNT  # noqa: E402
 from search.learn import net_data, net_train  # noqa: E402
 from search.learn.net_train import Config  # noqa: E402
 
@@ -82,7 +83,7 @@ def test_the_loss_masks_the_seats_past_the_players():
     2-5 (huge here) must not count: softmax(log 2, 0) = (2/3, 1/3)."""
     p = {k: np.zeros(s, np.float32) for k, s in network.shapes(4, 3).items()}
     p["b3"] = np.array([math.log(2), 0, 40, 40, 40, 40, 4, 3, 9, 9, 9, 9], np.float32)
-    x = np.zeros((1, 560), np.float32)
+    x = np.zeros((1, NET_INPUT_COUNT), np.float32)
     win = np.array([[1, 0, 0, 0, 0, 0]], np.float32)
     score = np.array([[120, 60, 0, 0, 0, 0]], np.float32)
     ce, mse = net_train.losses(p, x, np.array([2.0], np.float32), win, score)

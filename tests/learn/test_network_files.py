@@ -120,7 +120,7 @@ def _b64(a) -> str:
     (lambda d: d.update(kind="linear-eval"), "kind 'linear-eval'"),
     (lambda d: d.update(inputs=559), "inputs 559"),
     (lambda d: d.update(hidden=[12, 0]), "hidden must be two widths"),
-    (lambda d: d.update(hidden=[13, 5]), "weight w1 has shape [560, 12], not [560, 13]"),
+    (lambda d: d.update(hidden=[13, 5]), f"weight w1 has shape [{NET_INPUT_COUNT}, 12], not [{NET_INPUT_COUNT}, 13]"),
     (lambda d: d["weights"].pop("b2"), "weights must be exactly"),
     (lambda d: d["weights"]["b1"].update(data=_b64(np.zeros(11))), "44 bytes of data, not 48"),
     (lambda d: d["weights"]["b1"].update(data="@@@@"), "data is not base64"),

@@ -6,7 +6,7 @@ import pytest
 
 from ekonos import State
 from search._ismcts import Searcher
-from search._net import (NET_INPUT_COUNT, NET_LAYOUT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
+from search._net import (NET_COMPANY_FEATURES, NET_INPUT_COUNT, NET_LAYOUT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
                          NET_SCORE_SCALE, Net, net_inputs_of)
 
 
@@ -86,6 +86,11 @@ def test_inputs_are_seat_relative(players):
             assert x[L["coins"] + j] == pytest.approx(s.coins(q) / NET_SCORE_SCALE)
             assert [x[L["shares"] + 6 * j + c] * 8 for c in range(6)] == \
                 pytest.approx([s.shares(q, c) for c in range(6)])
+            # stake in the tiles (company feature 1): the score without the coins, / 8 / 10
+            stake = x[L["stake"] + NET_COMPANY_FEATURES * j] * 8 * 10
+            assert stake == pytest.approx(s.score(q) - s.coins(q), abs=1e-4)
+        for c in range(6):      # company feature 1, the tiles / 10
+            assert x[L["company"] + NET_COMPANY_FEATURES * c] * 10 == pytest.approx(s.value(c))
         assert np.count_nonzero(x[L["hand"]:L["hand"] + 36]) == s.hand_size(p)
         for j in range(players, 6):
             assert x[L["score"] + j] == x[L["coins"] + j] == 0
