@@ -125,3 +125,32 @@ def card_positions(count: int = 6) -> list[State]:
         if not st.is_over():
             out.append(st)
     return out
+
+
+_SMALL_NETS: dict = {}
+
+
+def small_net_file(h1: int = 8, h2: int = 4, seed: int = 0):
+    """A network file of this build's inputs with small random weights (seeded), made once per
+    test run in a temporary folder removed at exit: for tests of what reads a network, not of
+    how well it plays."""
+    key = (h1, h2, seed)
+    if key not in _SMALL_NETS:
+        import atexit
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        import numpy as np
+
+        from search.learn.net_file import net_text, write_net
+        from search.network import shapes
+        rng = np.random.default_rng(seed)
+        weights = {k: rng.normal(0, 0.3, s).astype(np.float32)
+                   for k, s in shapes(h1, h2).items()}
+        folder = Path(tempfile.mkdtemp(prefix="ekonos-net-"))
+        atexit.register(shutil.rmtree, folder, True)
+        _, path = write_net(net_text(weights, "tests/helpers.py small_net_file", [],
+                                     {"curve": []}, {}), folder)
+        _SMALL_NETS[key] = path
+    return _SMALL_NETS[key]

@@ -30,7 +30,8 @@ def net_text(weights: dict[str, np.ndarray], command: str, data: list[dict], tra
     lines.append(' "data": [\n' + ",\n".join("  " + json.dumps(d) for d in data) + "\n ],")
     rest = {k: v for k, v in training.items() if k != "curve"}
     curve = ",\n".join("   " + json.dumps(p) for p in training["curve"])
-    lines.append(' "training": ' + json.dumps(rest)[:-1] + ', "curve": [\n' + curve + "\n ]},")
+    lines.append(' "training": ' + json.dumps(rest)[:-1] + (", " if rest else "")
+                 + '"curve": [\n' + curve + "\n ]},")
     lines.append(' "metrics": {\n' + ",\n".join(f"  {json.dumps(n)}: {json.dumps(m)}"
                                                   for n, m in metrics.items()) + "\n },")
     coded = (f"  {json.dumps(k)}: {json.dumps(encode(weights[k]))}" for k in WEIGHTS)

@@ -4,13 +4,16 @@ import random
 import pytest
 
 from ekonos import State
+from helpers import small_net_file
 from ekonos.notation import action_text
 from search.lab import arena
 from search.analysis import analyse, even
 from search.bots import LEVELS, SpecError, make_bot, parse_spec
 
 SMALL_SPECS = ["random", "greedy", "flat:iterations=300", "ismcts:iterations=300",
-               "ismcts:iterations=300,c=0.7,horizon=0,plain=0,root=uct"]
+               "ismcts:iterations=300,c=0.7,horizon=0,plain=0,root=uct",
+               f"ismcts:iterations=300,net={small_net_file()}",
+               f"ismcts:iterations=300,net={small_net_file()},rollout=0"]
 
 
 def random_position(players: int, seed: int, decisions: int) -> State:

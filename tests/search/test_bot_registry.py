@@ -3,6 +3,7 @@ import dataclasses
 
 import pytest
 
+from helpers import small_net_file
 from search import evaluation, registry
 from search.bots import (BOTS, LEVELS, Bot, BotParams, ISMCTSBot, SpecError, format_spec,
                          make_bot, parse_params, parse_spec, spec_help)
@@ -18,7 +19,11 @@ PRINTED = ["ismcts:iterations=200,c=0.7,workers=2,horizon=0,plain=0,root=uct",
 
 
 #: A valid value of each free-text parameter (its bot checks it, not the registry).
-TEXT_VALUES = {"model": str(evaluation.MODEL_PATH)}
+TEXT_VALUES = {"model": str(evaluation.MODEL_PATH), "net": str(small_net_file())}
+
+
+#: A parameter that only means something beside another (refused alone): set that one too.
+NEEDS = {"rollout": ("net",)}
 
 
 def other_value(params: BotParams, f: dataclasses.Field):
@@ -45,7 +50,8 @@ def variants(cls: type[Bot]) -> list[BotParams]:
     changed = {}
     for f in dataclasses.fields(base):
         changed[f.name] = other_value(base, f)
-        out.append(dataclasses.replace(base, **{f.name: changed[f.name]}))
+        needs = {k: TEXT_VALUES[k] for k in NEEDS.get(f.name, ())}
+        out.append(dataclasses.replace(base, **{f.name: changed[f.name]}, **needs))
     if changed:
         out.append(cls.Params(**changed))
     return out
@@ -92,7 +98,8 @@ def test_defaults_live_only_in_the_params_dataclass():
             assert f"{f.name}={getattr(bot.params, f.name)}" in bot.spec    # with a horizon
             continue
         value = other_value(bot.params, f)
-        assert f"{f.name}={value}" in ISMCTSBot(**{f.name: value}).spec
+        needs = {k: TEXT_VALUES[k] for k in NEEDS.get(f.name, ())}
+        assert f"{f.name}={value}" in ISMCTSBot(**{f.name: value}, **needs).spec
         assert f"{f.name}=" not in bot.spec
 
 

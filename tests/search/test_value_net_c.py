@@ -156,3 +156,31 @@ def test_forward_on_recorded_inputs_is_the_pass_the_search_runs():
     assert np.array_equal(net.forward(x[0]), got[0])
     with pytest.raises(ValueError, match="inputs must be"):
         net.forward(x[:, :-1])
+
+
+@pytest.mark.parametrize("rollout", [0, 1])
+@pytest.mark.parametrize("players", [2, 5])
+def test_redealt_hidden_hands_change_no_search_with_the_network(players, rollout):
+    """The search scores leaves with the network from their mover's side; whatever hands the
+    searching seat cannot see, given whole or re-dealt or hidden, its tree is the same."""
+    net = Net(*random_net(seed=7, scale=1.0))
+    s = positions(players, 6, seed=30 + players)[-1]
+    seat = s.to_move
+    worlds = [s, s.view(seat)]
+    for k in (1, 2):
+        other = s.copy()
+        other.determinize(seat, 50 + k)
+        worlds.append(other)
+    assert any([w.hand(q) for q in range(players) if q != seat] !=
+               [s.hand(q) for q in range(players) if q != seat] for w in worlds[2:])
+
+    def tree(w):
+        se = Searcher(c=0.3)
+        se.horizon = 1
+        se.net = net
+        se.rollout = rollout
+        se.run(w.view(seat) if w is not s else s, seat, iterations=2000, seed=5)
+        return [(m["action"], m["visits"], m["win"], m["score"]) for m in se.root_moves()]
+
+    first = tree(worlds[0])
+    assert all(tree(w) == first for w in worlds[1:])
