@@ -24,7 +24,7 @@ from ekonos.files import FileError, read_bounded
 from search._net import NET_INPUT_COUNT, Net
 from search.bots import derive_seed
 from search.evaluation import MAXP
-from search.learn import calibration
+from search.learn import calibration, selfplay
 from search.network import WEIGHTS, net_path, read, scores, win_shares
 
 #: The arrays the network learns from and is measured on (selfplay.ARRAYS has them all).
@@ -79,13 +79,19 @@ def read_folder(folder: str | Path) -> tuple[dict, dict]:
     if manifest.exists():
         digest = hashlib.sha256(read_bounded(manifest, MAX_MANIFEST_BYTES,
                                              "self-play manifest")).hexdigest()
+        # the manifest's shards, each checked against its sha256, recorded for these inputs
+        listed = {e["file"] for e in selfplay.read_manifest(folder)["shards"]}
+        shards = [s for s in shards if s.name in listed]
+        arrays = {k: v for k, v in selfplay.load_dataset([folder]).items() if k in NEEDED}
     whole = hashlib.sha256()
     parts = []
     for path in shards:
         raw = read_bounded(path, MAX_SHARD_BYTES, "self-play shard")
-        parts.append(_shard(path, raw))
+        if digest is None:
+            parts.append(_shard(path, raw))
         whole.update(f"{path.name} {hashlib.sha256(raw).hexdigest()}\n".encode())
-    arrays = concat(parts)
+    if digest is None:
+        arrays = concat(parts)
     entry = {"folder": str(folder), "manifest_sha256": digest,
              "shards_sha256": whole.hexdigest(), "positions": len(arrays["players"]),
              "games": games(arrays)}
