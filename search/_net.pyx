@@ -12,7 +12,8 @@ from search._net cimport (NetWeights, NET_INPUTS, NI_TILES, NI_PROTECTED, NI_GRO
                           NI_HAND, NI_DISCARD, NI_PLAYERS, NI_ROUNDS_LEFT, NI_STEP, NI_TO_MOVE,
                           NI_TURN, NI_START, NI_TURN_CARD, NI_XCOMPANY, NI_XLEFT, NI_SOLD,
                           NI_UNDO, NI_CANDIDATES, NI_COMPANY, NI_STAKE, NCF, NET_OUTPUTS, MAX_ACTIVE, MAX_HIDDEN,
-                          SCORE_SCALE, net_inputs, net_forward, net_evaluate)
+                          SCORE_SCALE, net_inputs, net_forward, net_evaluate,
+                          feature_scale)
 import numpy as np
 
 cdef extern from "stdlib.h":
@@ -190,3 +191,5 @@ NET_LAYOUT = {"tiles": NI_TILES, "protected": NI_PROTECTED, "growth": NI_GROWTH,
               "candidates": NI_CANDIDATES, "company": NI_COMPANY, "stake": NI_STAKE}
 #: Company features per company (and stakes per seat) in the "company" and "stake" groups.
 NET_COMPANY_FEATURES = NCF
+#: What company feature k (1 to NCF, _eval.pxd company_features) is divided by in the inputs.
+NET_COMPANY_SCALES = [feature_scale(k) for k in range(1, NCF + 1)]

@@ -21,9 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.files import FileError, read_bounded
-from search._net import NET_INPUT_COUNT, Net
+from search._net import (NET_COMPANY_FEATURES, NET_COMPANY_SCALES, NET_INPUT_COUNT, NET_LAYOUT,
+                         NET_SCORE_SCALE, Net)
 from search.bots import derive_seed
-from search.evaluation import MAXP
+from ekonos.rules import MAX_SHARES, MAX_TILES
+from search import evaluation
+from search._ismcts import EVAL_MAX_ROUNDS
+from search.evaluation import MAXP, NCOMP
 from search.learn import calibration, selfplay
 from search.network import WEIGHTS, net_path, read, scores, win_shares
 
@@ -139,7 +143,8 @@ def metrics(outputs: np.ndarray, arrays: dict) -> dict:
     """How a network's raw outputs read these positions, per player count ("2" to "6"):
     positions, games, the win log loss (cross-entropy of its win shares against the realized
     ones) beside even odds' (log n), the score RMSE (points), how much the seat it favours
-    wins beside chance (1/n), and the calibration table of its win shares with its error."""
+    wins beside chance (1/n), and the calibration table of its win shares with its error; and
+    the linear evaluation's win log loss on the same positions (`linear_shares`)."""
     shares = win_shares(outputs, arrays["players"])
     expected = scores(outputs, arrays["players"])
     out = {}
@@ -150,14 +155,41 @@ def metrics(outputs: np.ndarray, arrays: dict) -> dict:
         err = expected[m][:, :n] - arrays["score"][m][:, :n]
         favourite = w[np.arange(len(w)), s.argmax(axis=1)].mean()
         rows = calibration.table(s, w)
+        lin = linear_shares(arrays["x"][m], arrays["players"][m].astype(np.int64))[:, :n]
+        lin_loss = -(w * np.log(np.maximum(lin, 1e-300))).sum(axis=1).mean()
         out[str(n)] = {"positions": int(m.sum()), "games": games(subset(arrays, m)),
                        "win_log_loss": _r(loss), "even_odds_log_loss": _r(np.log(n)),
+                       "linear_win_log_loss": _r(lin_loss),
                        "score_rmse": _r(np.sqrt((err ** 2).mean())),
                        "favourite_wins": _r(favourite), "chance": _r(1 / n),
                        "calibration_error": _r(calibration.error(rows)),
                        "calibration": [{k: _r(v) if isinstance(v, float) else v
                                         for k, v in r.items()} for r in rows]}
     return out
+
+
+def linear_shares(x: np.ndarray, players: np.ndarray, model: str = "") -> np.ndarray:
+    """The win shares the linear evaluation (search/_eval.pxd `evaluate`, the shipped model
+    unless `model` names another) gives each relative seat of the positions whose inputs are
+    `x`, read back from the inputs (they hold every feature it reads): the baseline a network
+    must beat.  The model is fitted for round starts; elsewhere it reads the position as if one
+    began (as a search with a horizon never asks it to)."""
+    theta, beta = (np.asarray(a, dtype=np.float64) for a in evaluation.model(model))
+    L, k = NET_LAYOUT, NET_COMPANY_FEATURES
+    x = np.asarray(x, dtype=np.float64)
+    f = x[:, L["company"]:L["company"] + NCOMP * k].reshape(-1, NCOMP, k) * NET_COMPANY_SCALES
+    f = np.concatenate([np.ones((len(x), NCOMP, 1)), f], axis=2)          # the constant first
+    left = x[:, L["rounds_left"]:L["rounds_left"] + EVAL_MAX_ROUNDS].argmax(axis=1) + 1
+    th, b = theta[players, left], beta[players, left]                    # (N, NFEAT), (N,)
+    value = np.clip(f[:, :, 1] + np.einsum("nck,nk->nc", f, th), 0, MAX_TILES)
+    shares = x[:, L["shares"]:L["shares"] + MAXP * NCOMP].reshape(-1, MAXP, NCOMP) * MAX_SHARES
+    score = x[:, L["coins"]:L["coins"] + MAXP] * NET_SCORE_SCALE + \
+        np.einsum("njc,nc->nj", shares, value)
+    present = np.arange(MAXP)[None, :] < players[:, None]
+    z = np.where(present, b[:, None] * score, -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.where(present, np.exp(z), 0.0)
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def _r(x) -> float:
