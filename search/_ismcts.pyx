@@ -51,7 +51,7 @@ from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determiniz
 from search._playout cimport outcome, playout, REWARD_BLEND, POLICY_LIGHT
 from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
                            has_cell)
-from search._net cimport Net, NetWeights, net_evaluate
+from search._net cimport Net, NetWeights, fill_model, net_evaluate
 
 # What the end of a playout is worth to a seat: 0.75 x its win share + 0.25 x (1/2 + 1/2 tanh(its
 # score margin over the best other seat / SCALE)) (_playout.pxd `rewards`).
@@ -132,18 +132,7 @@ cdef class Searcher:
         players 0-MAXP, rounds left 0-MAX_ROUNDS) and beta[players][rounds left], beta >= 0.
         Checked (ValueError, the model unchanged): a NaN reward would make selection read
         outside the tree."""
-        cdef EvalModel m
-        cdef int n, r, k
-        for n in range(MAXP + 1):
-            for r in range(MAX_ROUNDS + 1):
-                for k in range(NFEAT):
-                    m.theta[n][r][k] = theta[n][r][k]
-                    if not isfinite(m.theta[n][r][k]):
-                        raise ValueError(f"theta[{n}][{r}][{k}] is not a finite number")
-                m.beta[n][r] = beta[n][r]
-                if not (isfinite(m.beta[n][r]) and 0 <= m.beta[n][r] <= MAX_BETA):
-                    raise ValueError(f"beta[{n}][{r}] must be from 0 to {MAX_BETA}")
-        self.model = m
+        fill_model(&self.model, theta, beta)
 
     def evaluate(self, CoreState view):
         """The learned evaluation of a position (as at a playout's cut): per seat the expected

@@ -23,7 +23,8 @@ from ekonos._bits cimport popcount, ctz
 from ekonos._core cimport (EkState, ek_tables, ek_column, ek_score, NCOMP, NSPACES, NCARDS, MAXP,
                            NUM_STEPS, MAX_TILES, MAX_SHARES, STEP_OVER, SOLD_UNDOABLE)
 from search._playout cimport rewards, GROWTH_CHOICE, GROWTH_FORCED
-from search._eval cimport NFEAT, company_features
+from search._eval cimport (NFEAT, MAX_ROUNDS, EvalModel, company_features, evaluate,
+                           rounds_left)
 
 # What a network is trained for: setup.py hashes the text between the two marker lines below
 # into EK_NET_FEATURES_HASH; a network file records the hash it was trained for, and
@@ -205,6 +206,8 @@ cdef enum:
 
 ctypedef struct NetWeights:
     int h1, h2                  # hidden widths
+    const EvalModel* base       # the linear evaluation the network corrects, or NULL: its
+                                # logits (beta x expected score) and expected scores are added
     const float* w1             # [NET_INPUTS][h1]
     const float* b1             # [h1]
     const float* w2             # [h1][h2]
@@ -250,25 +253,38 @@ cdef inline void net_evaluate(const EkState* d, const NetWeights* w, int kind, d
                               double scale, double* reward, double* win,
                               double* score) noexcept nogil:
     """Per seat, as `outcome` of a finished game: the network's win share and final score of
-    position d (not over), read from the side of the seat to move; then the reward."""
+    position d (not over), read from the side of the seat to move; then the reward.  With a
+    base, the network's outputs correct the linear evaluation's: its logits are added to beta
+    x the base's expected scores, its scores to the base's."""
     cdef int idx[MAX_ACTIVE]
     cdef float val[MAX_ACTIVE]
     cdef float out[NET_OUTPUTS]
-    cdef int n = d.nplayers, p = d.to_move, j, q, k
-    cdef double top = -1e300, total = 0, e
+    cdef double logit[MAXP]
+    cdef double base_score[MAXP]
+    cdef int n = d.nplayers, p = d.to_move, j, q, k, r
+    cdef double top = -1e300, total = 0, e, beta = 0
     if p < 0:
         p = 0
     k = net_inputs(d, p, idx, val)
     net_forward(w, idx, val, k, out)
-    for j in range(n):
-        if out[j] > top:
-            top = out[j]
+    for q in range(n):
+        base_score[q] = 0
+    if w.base != NULL:              # reward and win of the base are overwritten below
+        evaluate(d, w.base, kind, blend, scale, reward, win, base_score)
+        r = rounds_left(d)
+        if 1 <= r <= MAX_ROUNDS:
+            beta = w.base.beta[n][r]
     for j in range(n):
         q = (p + j) % n
-        e = exp(out[j] - top)
+        logit[j] = out[j] + beta * base_score[q]
+        if logit[j] > top:
+            top = logit[j]
+    for j in range(n):
+        q = (p + j) % n
+        e = exp(logit[j] - top)
         win[q] = e
         total += e
-        score[q] = out[MAXP + j] * <double>SCORE_SCALE
+        score[q] = base_score[q] + out[MAXP + j] * <double>SCORE_SCALE
     for q in range(n):
         win[q] /= total
     rewards(n, kind, blend, scale, win, score, reward)
@@ -279,3 +295,7 @@ cdef class Net:
     share one."""
     cdef float* buf                     # every weight, one aligned block
     cdef NetWeights w
+    cdef EvalModel base_model           # the base's weights (w.base points here when it has one)
+
+
+cdef int fill_model(EvalModel* m, theta, beta) except -1

@@ -5,8 +5,10 @@
 # a Net from a network file.
 
 from libc.stdlib cimport free
+from libc.math cimport isfinite
 from ekonos._core cimport CoreState, MAXP, STEP_OVER
 from search._playout cimport REWARD_WIN
+from search._eval cimport EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA
 from search._net cimport (NetWeights, NET_INPUTS, NI_TILES, NI_PROTECTED, NI_GROWTH, NI_COLUMN,
                           NI_VALUE, NI_SHARES, NI_COINS, NI_SCORE, NI_HAND_SIZE, NI_PRESIDENT,
                           NI_HAND, NI_DISCARD, NI_PLAYERS, NI_ROUNDS_LEFT, NI_STEP, NI_TO_MOVE,
@@ -25,7 +27,9 @@ cdef extern from *:
 
 cdef class Net:
     """A value network's weights in one aligned block (_net.pxd `NetWeights`): w1 [NET_INPUTS,
-    h1], b1 [h1], w2 [h1, h2], b2 [h2], w3 [h2, NET_OUTPUTS], b3 [NET_OUTPUTS], float32.
+    h1], b1 [h1], w2 [h1, h2], b2 [h2], w3 [h2, NET_OUTPUTS], b3 [NET_OUTPUTS], float32; and
+    `base`, the (theta, beta) of a linear evaluation whose reading the network corrects, or
+    None.
     Checked (ValueError): the shapes, the widths (1 to MAX_HIDDEN) and that every weight is a
     finite number.  search/network.py makes one from a network file."""
 
@@ -35,7 +39,7 @@ cdef class Net:
     def __dealloc__(self):
         free(self.buf)
 
-    def __init__(self, w1, b1, w2, b2, w3, b3):
+    def __init__(self, w1, b1, w2, b2, w3, b3, base=None):
         arrays = [np.ascontiguousarray(a, dtype=np.float32) for a in (w1, b1, w2, b2, w3, b3)]
         w1, b1, w2, b2, w3, b3 = arrays
         if w1.ndim != 2 or w1.shape[0] != NET_INPUTS:
@@ -66,6 +70,10 @@ cdef class Net:
             np.asarray(dst)[at:at + a.size] = a.ravel()
             offsets.append(at)
             at += a.size
+        self.w.base = NULL
+        if base is not None:            # (theta, beta) of the linear evaluation it corrects
+            fill_model(&self.base_model, base[0], base[1])
+            self.w.base = &self.base_model
         o1, o2, o3, o4, o5, o6 = offsets
         self.w.h1 = h1
         self.w.h2 = h2
@@ -147,6 +155,32 @@ cdef class Net:
                         k += 1
                 net_forward(&self.w, idx, val, k, &ov[r, 0])
         return out[0] if one else out
+
+
+    @property
+    def has_base(self):
+        """Does the network correct a linear evaluation (its outputs added to the base's)?"""
+        return self.w.base != NULL
+
+
+cdef int fill_model(EvalModel* m, theta, beta) except -1:
+    """A linear evaluation's weights into m: theta[players][rounds left] (NFEAT numbers each,
+    players 0-MAXP, rounds left 0-MAX_ROUNDS) and beta[players][rounds left], beta >= 0.
+    Checked (ValueError, m unchanged): a NaN reward would make selection read outside the
+    tree."""
+    cdef EvalModel tmp
+    cdef int n, r, k
+    for n in range(MAXP + 1):
+        for r in range(MAX_ROUNDS + 1):
+            for k in range(NFEAT):
+                tmp.theta[n][r][k] = theta[n][r][k]
+                if not isfinite(tmp.theta[n][r][k]):
+                    raise ValueError(f"theta[{n}][{r}][{k}] is not a finite number")
+            tmp.beta[n][r] = beta[n][r]
+            if not (isfinite(tmp.beta[n][r]) and 0 <= tmp.beta[n][r] <= MAX_BETA):
+                raise ValueError(f"beta[{n}][{r}] must be from 0 to {MAX_BETA}")
+    m[0] = tmp
+    return 0
 
 
 def _check_side(CoreState view, int seat):

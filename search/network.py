@@ -10,7 +10,8 @@ hash of the input code it was trained for, which must equal the compiled NET_FEA
 ``inputs``, ``outputs``, ``score_scale`` and ``hidden`` (its widths), the command that made it,
 its data (each folder with its manifest's sha256, positions and games), how it was trained (seed,
 steps, batch, learning rate, weight decay, score weight, held-out fraction and the loss curve),
-its held-out metrics per player count, and ``weights``: w1 b1 w2 b2 w3 b3, each ``{"shape",
+its held-out metrics per player count, ``base`` (the linear evaluation whose reading the network
+corrects: a model's name, or null for none), and ``weights``: w1 b1 w2 b2 w3 b3, each ``{"shape",
 "data"}`` with data the base64 of its little-endian float32 numbers, row-major (w1 [inputs, h1],
 b1 [h1], w2 [h1, h2], b2 [h2], w3 [h2, outputs], b3 [outputs]).  A network is named by its
 content: ``net-`` and the first 12 hex digits of the sha256 of its bytes (`name_of_bytes`).
@@ -32,9 +33,13 @@ import numpy as np
 
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded
-from search._net import (NET_FEATURES_HASH, NET_INPUT_COUNT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
+from ekonos.rules import MAX_SHARES, MAX_TILES
+from search import evaluation
+from search._ismcts import EVAL_MAX_ROUNDS
+from search._net import (NET_COMPANY_FEATURES, NET_COMPANY_SCALES, NET_FEATURES_HASH,
+                         NET_INPUT_COUNT, NET_LAYOUT, NET_MAX_HIDDEN, NET_OUTPUT_COUNT,
                          NET_SCORE_SCALE, Net)
-from search.evaluation import MAXP, MODELS
+from search.evaluation import MAXP, MODELS, NCOMP
 
 #: The network file format this code reads and `ekonos learn train` writes.
 FORMAT = 1
@@ -148,15 +153,59 @@ def read(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     if sorted(doc["weights"]) != sorted(WEIGHTS):
         raise NetError(f"{path}: weights must be exactly {', '.join(WEIGHTS)}")
     weights = {k: _decode(doc["weights"][k], k, want[k], path) for k in WEIGHTS}
+    base = doc.get("base")
+    if base is not None:
+        if not isinstance(base, str) or not evaluation.NAME.fullmatch(base):
+            raise NetError(f"{path}: base must be a shipped model's name (eval-…) or null, "
+                           f"got {base!r}")
+        try:
+            evaluation.model(base)
+        except (OSError, ValueError) as e:
+            raise NetError(f"{path}: its base: {e}") from None
     return weights, doc
 
 
 @functools.cache
 def load_net(name: str) -> Net:
     """The network `name` (a shipped network's name `net-…`, or a network file's path) as the
-    search's C `Net`, read and checked once."""
-    weights, _ = read(net_path(name))
-    return Net(*(weights[k] for k in WEIGHTS))
+    search's C `Net`, read and checked once (with its base, the linear evaluation it corrects)."""
+    weights, doc = read(net_path(name))
+    base = doc.get("base")
+    return Net(*(weights[k] for k in WEIGHTS), base=evaluation.model(base) if base else None)
+
+
+def linear_reading(x: np.ndarray, players: np.ndarray, model: str = "") -> tuple:
+    """The linear evaluation (search/_eval.pxd `evaluate`; the shipped model unless `model`
+    names another) of the positions whose network inputs are `x`, read back from the inputs
+    (they hold every feature it reads), per relative seat: its win logits (beta x the expected
+    score; a softmax over the seats present gives its win shares) and its expected final
+    scores, zero past the `players` seats."""
+    theta, beta = (np.asarray(a, dtype=np.float64) for a in evaluation.model(model))
+    L, k = NET_LAYOUT, NET_COMPANY_FEATURES
+    x = np.asarray(x, dtype=np.float64).reshape(-1, NET_INPUT_COUNT)
+    players = np.asarray(players, dtype=np.int64).reshape(-1)
+    f = x[:, L["company"]:L["company"] + NCOMP * k].reshape(-1, NCOMP, k) * NET_COMPANY_SCALES
+    f = np.concatenate([np.ones((len(x), NCOMP, 1)), f], axis=2)          # the constant first
+    left = x[:, L["rounds_left"]:L["rounds_left"] + EVAL_MAX_ROUNDS].argmax(axis=1) + 1
+    th, b = theta[players, left], beta[players, left]                    # (N, NFEAT), (N,)
+    value = np.clip(f[:, :, 1] + np.einsum("nck,nk->nc", f, th), 0, MAX_TILES)
+    shares = x[:, L["shares"]:L["shares"] + MAXP * NCOMP].reshape(-1, MAXP, NCOMP) * MAX_SHARES
+    score = x[:, L["coins"]:L["coins"] + MAXP] * NET_SCORE_SCALE + \
+        np.einsum("njc,nc->nj", shares, value)
+    present = np.arange(MAXP)[None, :] < players[:, None]
+    return np.where(present, b[:, None] * score, 0.0), np.where(present, score, 0.0)
+
+
+def with_base(outputs: np.ndarray, x: np.ndarray, players: np.ndarray,
+              base: str | None) -> np.ndarray:
+    """A network's raw outputs with its base's reading added (as _net.pxd `net_evaluate` adds
+    it): what `win_shares` and `scores` read.  No base: the outputs as they are."""
+    outputs = np.asarray(outputs, dtype=np.float64).reshape(-1, NET_OUTPUT_COUNT)
+    if not base:
+        return outputs
+    logits, score = linear_reading(x, players, base)
+    return np.concatenate([outputs[:, :MAXP] + logits,
+                           outputs[:, MAXP:] + score / NET_SCORE_SCALE], axis=1)
 
 
 def forward_numpy(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:

@@ -19,6 +19,7 @@ from cli.options import example, player_counts_option, players_option, seed_opti
 from cli.output import INTERRUPTED
 from search._net import NET_MAX_HIDDEN
 from search.bots import make_bot
+from search import evaluation
 from search.evaluation import model_path
 from search.lab.arena import bot_threads
 from search.lab.backends import make_backend
@@ -170,14 +171,22 @@ def _net_train():
 @click.option("--score-weight", type=click.FloatRange(0), default=1.0, show_default=True,
               callback=_finite, help="Weight of the score error (score / 30, squared) in the "
                                      "loss, beside the win cross-entropy.")
+@click.option("--teacher-weight", type=click.FloatRange(0), default=0.0, show_default=True,
+              callback=_finite, help="Weight of the linear evaluation's win shares as a "
+                                     "second target (a teacher where outcomes are few).")
+@click.option("--base", default=None, metavar="MODEL|none",
+              help="The linear evaluation the network corrects (its outputs are added to the "
+                   "model's reading): a shipped model's name, or none.  [default: the shipped "
+                   "one]")
 @click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.1,
               show_default=True, callback=_finite,
               help="Share of the games held out (by game) to measure the network on.")
 @seed_option(default=1, help="Seed of the initial weights, the minibatches and the split.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], steps: int,
-              batch: int, lr: float, weight_decay: float, score_weight: float, heldout: float,
-              seed: int, quiet: bool) -> None:
+              batch: int, lr: float, weight_decay: float, score_weight: float,
+              teacher_weight: float, base: str | None, heldout: float, seed: int,
+              quiet: bool) -> None:
     """Train a value network on the self-play FOLDERs (shard-*.npz files) and write its file,
     named by its content hash; print each player count's held-out figures (games the network
     never learnt from), then the network's name (net- and 12 hex digits of its sha256).  The
@@ -185,8 +194,19 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
     net_train = _net_train()
     if not out.is_dir() and not out.parent.is_dir():
         raise InputError(f"{out}: no folder {out.parent}")
+    if base is None:
+        base = evaluation.SHIPPED
+    elif base == "none":
+        base = None
+    elif not evaluation.NAME.fullmatch(base):
+        raise InputError(f"--base {base}: a shipped model's name (eval-…) or none")
+    else:
+        try:
+            evaluation.model(base)
+        except (OSError, ValueError) as e:
+            raise InputError(f"--base: {e}") from None
     config = net_train.Config(hidden, steps, batch, lr, weight_decay, score_weight, heldout,
-                              seed)
+                              seed, teacher_weight, base)
     with RunProgress(steps, quiet, label="steps") as bar:
         try:
             name, path, trained = net_train.train_folders(list(folders), out, config,

@@ -21,15 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from ekonos.files import FileError, read_bounded
-from search._net import (NET_COMPANY_FEATURES, NET_COMPANY_SCALES, NET_INPUT_COUNT, NET_LAYOUT,
-                         NET_SCORE_SCALE, Net)
+from search._net import NET_INPUT_COUNT, Net
 from search.bots import derive_seed
-from ekonos.rules import MAX_SHARES, MAX_TILES
-from search import evaluation
-from search._ismcts import EVAL_MAX_ROUNDS
-from search.evaluation import MAXP, NCOMP
+from search.evaluation import MAXP
 from search.learn import calibration, selfplay
-from search.network import WEIGHTS, net_path, read, scores, win_shares
+from search.network import (WEIGHTS, linear_reading, net_path, read, scores, win_shares,
+                            with_base)
 
 #: The arrays the network learns from and is measured on (selfplay.ARRAYS has them all).
 NEEDED = ("x", "players", "win", "score", "game", "q")
@@ -169,27 +166,11 @@ def metrics(outputs: np.ndarray, arrays: dict) -> dict:
 
 
 def linear_shares(x: np.ndarray, players: np.ndarray, model: str = "") -> np.ndarray:
-    """The win shares the linear evaluation (search/_eval.pxd `evaluate`, the shipped model
-    unless `model` names another) gives each relative seat of the positions whose inputs are
-    `x`, read back from the inputs (they hold every feature it reads): the baseline a network
-    must beat.  The model is fitted for round starts; elsewhere it reads the position as if one
-    began (as a search with a horizon never asks it to)."""
-    theta, beta = (np.asarray(a, dtype=np.float64) for a in evaluation.model(model))
-    L, k = NET_LAYOUT, NET_COMPANY_FEATURES
-    x = np.asarray(x, dtype=np.float64)
-    f = x[:, L["company"]:L["company"] + NCOMP * k].reshape(-1, NCOMP, k) * NET_COMPANY_SCALES
-    f = np.concatenate([np.ones((len(x), NCOMP, 1)), f], axis=2)          # the constant first
-    left = x[:, L["rounds_left"]:L["rounds_left"] + EVAL_MAX_ROUNDS].argmax(axis=1) + 1
-    th, b = theta[players, left], beta[players, left]                    # (N, NFEAT), (N,)
-    value = np.clip(f[:, :, 1] + np.einsum("nck,nk->nc", f, th), 0, MAX_TILES)
-    shares = x[:, L["shares"]:L["shares"] + MAXP * NCOMP].reshape(-1, MAXP, NCOMP) * MAX_SHARES
-    score = x[:, L["coins"]:L["coins"] + MAXP] * NET_SCORE_SCALE + \
-        np.einsum("njc,nc->nj", shares, value)
-    present = np.arange(MAXP)[None, :] < players[:, None]
-    z = np.where(present, b[:, None] * score, -np.inf)
-    z -= z.max(axis=1, keepdims=True)
-    e = np.where(present, np.exp(z), 0.0)
-    return e / e.sum(axis=1, keepdims=True)
+    """The win shares the linear evaluation gives each relative seat of the positions whose
+    inputs are `x` (search/network.py `linear_reading`): the baseline a network must beat.  The
+    model is fitted for round starts; elsewhere it reads a position as if a round began there."""
+    logits, _ = linear_reading(x, players, model)
+    return win_shares(np.concatenate([logits, np.zeros_like(logits)], axis=1), players)
 
 
 def _r(x) -> float:
@@ -204,7 +185,7 @@ def calibrate(net: str, folders: list) -> dict:
     the calibration table of the search's recorded estimate with its error; and per folder the
     positions used.  ValueError when no position is left."""
     weights, doc = read(net_path(net))
-    c_net = Net(*(weights[k] for k in WEIGHTS))
+    c_net = Net(*(weights[k] for k in WEIGHTS))        # raw outputs; the base is added below
     seen = {(d.get("manifest_sha256"), d.get("shards_sha256")) for d in doc.get("data", [])
             if isinstance(d, dict)}
     training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
@@ -231,7 +212,8 @@ def calibrate(net: str, folders: list) -> dict:
     data = concat(parts)
     if not len(data["players"]):
         raise ValueError(f"no position left: {net} learnt from every game of these folders")
-    measured = metrics(c_net.forward(data["x"]), data)
+    measured = metrics(with_base(c_net.forward(data["x"]), data["x"], data["players"],
+                                 doc.get("base")), data)
     pred, real, players = calibration.search_pairs(data["q"], data["win"], data["players"])
     search = calibration.by_players(pred, real, players)
     report = {}

@@ -19,13 +19,15 @@ from search.network import FORMAT, KIND, MAX_NET_BYTES, WEIGHTS, encode, name_of
 
 
 def net_text(weights: dict[str, np.ndarray], command: str, data: list[dict], training: dict,
-             metrics: dict) -> str:
+             metrics: dict, base: str | None = None) -> str:
     """The file's text: `weights` by name (float32), the command that made it, the data
-    entries of its folders, how it was trained (with its curve) and its held-out metrics."""
+    entries of its folders, how it was trained (with its curve), its held-out metrics, and its
+    base (the name of the linear evaluation it corrects, or None)."""
     h1, h2 = weights["w1"].shape[1], weights["w2"].shape[1]
     head = {"format": FORMAT, "kind": KIND, "features": NET_FEATURES_HASH,
             "inputs": NET_INPUT_COUNT, "outputs": NET_OUTPUT_COUNT,
-            "score_scale": NET_SCORE_SCALE, "hidden": [h1, h2], "command": command}
+            "score_scale": NET_SCORE_SCALE, "hidden": [h1, h2], "base": base or None,
+            "command": command}
     lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
     lines.append(' "data": [\n' + ",\n".join("  " + json.dumps(d) for d in data) + "\n ],")
     rest = {k: v for k, v in training.items() if k != "curve"}

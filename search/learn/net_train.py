@@ -5,7 +5,9 @@
 The loss of a position of n players, its outputs o and its game's realized win shares w and
 final scores s per relative seat j < n (seats past n are masked out):
 ``-sum_j w_j log softmax(o[0:n])_j + score_weight * mean_j (o[6 + j] - s_j / 30)^2``, averaged
-over a minibatch.  Initialisation: He normal for the two ReLU layers, Glorot normal for the
+over a minibatch, plus (`teacher_weight` > 0) that weight times the cross-entropy of the win
+shares against the linear evaluation's on the same position (a teacher; the validation loss
+that chooses the step kept is the outcome loss alone).  Initialisation: He normal for the two ReLU layers, Glorot normal for the
 output layer, zero biases, from the seed; AdamW (optax) with weight decay on the weights, not the
 biases; minibatches drawn from successive seeded permutations of the training positions.  The
 held-out games (search/learn/net_data.py, by game) are never trained on: the curve records, every
@@ -34,7 +36,8 @@ from search._net import NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
 from search.evaluation import MAXP
 from search.learn import net_data
 from search.learn.net_file import net_text, write_net
-from search.network import WEIGHTS, forward_numpy
+from search import evaluation
+from search.network import WEIGHTS, forward_numpy, linear_reading, with_base
 
 #: Training positions the curve's training loss is measured on (a fixed seeded sample).
 CURVE_SAMPLE = 8192
@@ -55,11 +58,17 @@ class Config:
     score_weight: float = 1.0
     heldout: float = 0.1
     seed: int = 0
+    teacher_weight: float = 0.0
+    base: str | None = evaluation.SHIPPED
+
 
     def record(self) -> dict:
         return {"seed": self.seed, "steps": self.steps, "batch": self.batch, "lr": self.lr,
                 "weight_decay": self.weight_decay, "score_weight": self.score_weight,
-                "heldout": self.heldout}
+                "heldout": self.heldout, "teacher_weight": self.teacher_weight}
+
+    def base_text(self) -> str:
+        return self.base or "none"
 
 
 @dataclass
@@ -95,9 +104,16 @@ def forward(p: dict, x):
     return b @ p["w3"] + p["b3"]
 
 
-def losses(p: dict, x, players, win, score):
-    """Per position: the win cross-entropy and the mean squared score error over its seats."""
+def combined(p: dict, x, base_logit, base_score):
+    """The network's outputs with its base's reading added (zeros: no base)."""
     out = forward(p, x)
+    return jnp.concatenate([out[:, :MAXP] + base_logit,
+                            out[:, MAXP:] + base_score / NET_SCORE_SCALE], axis=1)
+
+
+def losses(p: dict, x, players, win, score, base_logit, base_score):
+    """Per position: the win cross-entropy and the mean squared score error over its seats."""
+    out = combined(p, x, base_logit, base_score)
     present = jnp.arange(MAXP)[None, :] < players[:, None]
     logits = jnp.where(present, out[:, :MAXP], -1e9)
     ce = -jnp.sum(jnp.where(present, win * jax.nn.log_softmax(logits), 0.0), axis=1)
@@ -111,9 +127,32 @@ def loss(p: dict, batch: tuple, score_weight) -> jnp.ndarray:
     return jnp.mean(ce + score_weight * mse)
 
 
+def taught_loss(p: dict, batch: tuple, teacher, score_weight, teacher_weight) -> jnp.ndarray:
+    """`loss` plus teacher_weight x the cross-entropy of the network's win shares against the
+    linear evaluation's (the teacher: what the search knows today, given on every position
+    where the outcomes of a few thousand games are thin)."""
+    x, players = batch[0], batch[1]
+    ce, mse = losses(p, *batch)
+    present = jnp.arange(MAXP)[None, :] < players[:, None]
+    logits = jnp.where(present, combined(p, x, batch[4], batch[5])[:, :MAXP], -1e9)
+    taught = -jnp.sum(jnp.where(present, teacher * jax.nn.log_softmax(logits), 0.0), axis=1)
+    return jnp.mean(ce + score_weight * mse + teacher_weight * taught)
+
+
 def _device(arrays: dict) -> tuple:
-    return (jnp.asarray(arrays["x"], jnp.float32), jnp.asarray(arrays["players"], jnp.float32),
-            jnp.asarray(arrays["win"], jnp.float32), jnp.asarray(arrays["score"], jnp.float32))
+    return tuple(jnp.asarray(arrays[k], jnp.float32)
+                 for k in ("x", "players", "win", "score", "base_logit", "base_score"))
+
+
+def _with_base_arrays(arrays: dict, base: str | None) -> dict:
+    """The arrays with the base's reading of each position (zeros without a base)."""
+    n = len(arrays["players"])
+    if base:
+        logit, score = linear_reading(arrays["x"], arrays["players"], base)
+    else:
+        logit = score = np.zeros((n, MAXP))
+    return {**arrays, "base_logit": logit.astype(np.float32),
+            "base_score": score.astype(np.float32)}
 
 
 def _mean_loss(p: dict, arrays: dict, score_weight: float) -> float:
@@ -136,7 +175,7 @@ def train(arrays: dict, config: Config = Config(),
     """Train a network on `arrays` (selfplay.ARRAYS: x, players, win, score, game at least),
     holding out `config.heldout` of the games.  ValueError when the data cannot be split so."""
     c = config
-    arrays = net_data.needed(arrays)
+    arrays = _with_base_arrays(net_data.needed(arrays), c.base)
     draw = net_data.game_draw(arrays, c.seed)
     held = draw < c.heldout
     fit, test = net_data.subset(arrays, ~held), net_data.subset(arrays, held)
@@ -151,13 +190,19 @@ def train(arrays: dict, config: Config = Config(),
     rng = np.random.default_rng(c.seed)
     sample = net_data.subset(fit, np.sort(rng.permutation(len(fit["players"]))[:CURVE_SAMPLE]))
     params = init(seed_key(c.seed), c.hidden)
+    if c.base:                       # start from the base's reading exactly: no correction yet
+        params = {**params, "w3": jnp.zeros_like(params["w3"]), "b3": jnp.zeros_like(params["b3"])}
     decay = {k: k.startswith("w") for k in WEIGHTS}
     opt = optax.adamw(c.lr, weight_decay=c.weight_decay, mask=decay)
     state = opt.init(params)
 
+    teacher = net_data.linear_shares(fit["x"], fit["players"].astype(np.int64)) \
+        if c.teacher_weight > 0 else np.zeros((len(fit["players"]), MAXP))
+
     @jax.jit
-    def step(params, state, batch):
-        value, grads = jax.value_and_grad(loss)(params, batch, c.score_weight)
+    def step(params, state, batch, taught):
+        value, grads = jax.value_and_grad(taught_loss)(params, batch, taught, c.score_weight,
+                                                       c.teacher_weight)
         updates, state = opt.update(grads, state, params)
         return optax.apply_updates(params, updates), state, value
 
@@ -179,7 +224,8 @@ def train(arrays: dict, config: Config = Config(),
             order, at = rng.permutation(n), 0
         pick = np.sort(order[at:at + size])
         at += size
-        params, state, _ = step(params, state, _device(net_data.subset(fit, pick)))
+        params, state, _ = step(params, state, _device(net_data.subset(fit, pick)),
+                                jnp.asarray(teacher[pick], jnp.float32))
         if i % every == 0 or i == c.steps:
             curve.append(point(i))
         if progress:
@@ -193,7 +239,8 @@ def train(arrays: dict, config: Config = Config(),
                 "games": {"train": net_data.games(fit), "valid": net_data.games(valid),
                           "heldout": net_data.games(test)},
                 "curve": curve, "kept_step": best["step"]}
-    metrics = net_data.metrics(_outputs(weights, test), test) if len(test["players"]) else {}
+    metrics = net_data.metrics(with_base(_outputs(weights, test), test["x"], test["players"],
+                                         c.base), test) if len(test["players"]) else {}
     return Trained(weights, training, metrics)
 
 
@@ -209,7 +256,8 @@ def train_command(folders: list, c: Config) -> str:
     return ("ekonos learn train " + " ".join(shlex.quote(str(f)) for f in folders)
             + f" --hidden {c.hidden[0]},{c.hidden[1]} --steps {c.steps} --batch {c.batch}"
             f" --lr {c.lr:g} --weight-decay {c.weight_decay:g} --score-weight"
-            f" {c.score_weight:g} --heldout {c.heldout:g} --seed {c.seed}")
+            f" {c.score_weight:g} --teacher-weight {c.teacher_weight:g} --base {c.base_text()}"
+            f" --heldout {c.heldout:g} --seed {c.seed}")
 
 
 def train_folders(folders: list, out: Path, config: Config = Config(),
@@ -219,6 +267,6 @@ def train_folders(folders: list, out: Path, config: Config = Config(),
     arrays, entries = net_data.read_folders(folders)
     trained = train(arrays, config, progress)
     text = net_text(trained.weights, train_command(folders, config), entries, trained.training,
-                    trained.metrics)
+                    trained.metrics, config.base)
     name, path = write_net(text, out)
     return name, path, trained

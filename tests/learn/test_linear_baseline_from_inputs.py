@@ -30,3 +30,37 @@ def test_linear_shares_from_inputs_are_the_c_evaluation(players):
         assert (got[players:] == 0).all()
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_network_with_a_base_reads_the_base_plus_its_outputs(players, tmp_path):
+    """The C evaluation of a network correcting the linear evaluation (its base) is what numpy
+    computes: the base's logits and scores read back from the inputs, plus the outputs."""
+    from search import evaluation, network
+    from search.learn.net_file import net_text, write_net
+    rng = np.random.default_rng(10 + players)
+    weights = {k: rng.normal(0, 0.2, s).astype(np.float32)
+               for k, s in network.shapes(8, 4).items()}
+    _, path = write_net(net_text(weights, "test", [], {"curve": []}, {}, evaluation.SHIPPED),
+                        tmp_path)
+    net = network.load_net(str(path))
+    assert net.has_base
+    s = State.new(players, seed=40 + players)
+    checked = 0
+    while not s.is_over():
+        s.push(s.nth_legal(int(rng.integers(s.count_legal()))))
+        if s.is_over() or rng.random() > 0.2:
+            continue
+        seat = s.to_move
+        view = s.view(seat)
+        win, score = net.evaluate(view)
+        x = net_inputs_of(view, seat)[None, :]
+        out = network.with_base(network.forward_numpy(weights, x), x, [players],
+                                evaluation.SHIPPED)
+        want_win = network.win_shares(out, [players])[0]
+        want_score = network.scores(out, [players])[0]
+        order = [(seat + j) % players for j in range(players)]
+        assert [win[q] for q in order] == pytest.approx(want_win[:players], abs=1e-5)
+        assert [score[q] for q in order] == pytest.approx(want_score[:players], abs=1e-3)
+        checked += 1
+    assert checked >= 5

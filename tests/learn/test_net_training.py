@@ -86,9 +86,18 @@ def test_the_loss_masks_the_seats_past_the_players():
     x = np.zeros((1, NET_INPUT_COUNT), np.float32)
     win = np.array([[1, 0, 0, 0, 0, 0]], np.float32)
     score = np.array([[120, 60, 0, 0, 0, 0]], np.float32)
-    ce, mse = net_train.losses(p, x, np.array([2.0], np.float32), win, score)
+    zero = np.zeros((1, 6), np.float32)
+    ce, mse = net_train.losses(p, x, np.array([2.0], np.float32), win, score, zero, zero)
     assert float(ce[0]) == pytest.approx(-math.log(2 / 3), rel=1e-5)
     assert float(mse[0]) == pytest.approx((0 ** 2 + 1 ** 2) / 2, rel=1e-5)   # 120/30, 60/30
+    # a base's reading is added: logits (log 2, 0) + (-log 2, log 3) = (0, log 3): (1/4, 3/4);
+    # scores (4, 3) + (30, 60) / 30 = (5, 5) against (4, 2)
+    base_logit = np.array([[-math.log(2), math.log(3), 0, 0, 0, 0]], np.float32)
+    base_score = np.array([[30, 60, 0, 0, 0, 0]], np.float32)
+    ce, mse = net_train.losses(p, x, np.array([2.0], np.float32), win, score, base_logit,
+                               base_score)
+    assert float(ce[0]) == pytest.approx(-math.log(1 / 4), rel=1e-5)
+    assert float(mse[0]) == pytest.approx((1 ** 2 + 3 ** 2) / 2, rel=1e-5)
 
 
 def test_even_odds_is_the_loss_of_a_network_that_knows_nothing(selfplay):
