@@ -68,9 +68,11 @@ def sample(players: int, games: int, spec: str, seed: int, first: int, out: Path
 
 
 @learn.command("fit", epilog=example("ekonos learn fit s2.npz s3.npz s4.npz -o search/models",
-                                     "ekonos learn fit s4.npz -p 4 -o new-model.json"))
+                                     "ekonos learn fit s4.npz -p 4 -o new-model.json",
+                                     "ekonos learn fit data/p2 data/p3 data/p4 data/p5 data/p6 "
+                                     "-o search/models"))
 @click.argument("data", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+                type=click.Path(exists=True, path_type=Path))
 @click.option("--ridge", type=click.FloatRange(0), default=1.0, show_default=True,
               help="Ridge penalty of the regression.")
 @player_counts_option("Player counts the model scores (repeat; default: all); the search "
@@ -79,9 +81,10 @@ def sample(players: int, games: int, spec: str, seed: int, first: int, out: Path
               metavar="DIR|FILE",
               help="A folder (the model is written there as NAME.json) or a file path.")
 def fit_cmd(data: tuple[Path, ...], ridge: float, players: tuple[int, ...], out: Path) -> None:
-    """Fit a model on the samples in DATA files and write it; print each player count's
-    held-out log loss (a tenth of its samples, fitted without them) against even odds, then
-    the model's name (eval- and 12 hex digits of its sha256)."""
+    """Fit a model on the samples in DATA (files of `ekonos learn sample`, or self-play folders
+    of `ekonos learn selfplay`: their games replayed for their round starts) and write it;
+    print each player count's held-out log loss (a tenth of its samples, fitted without them)
+    against even odds, then the model's name (eval- and 12 hex digits of its sha256)."""
     if not out.is_dir() and not out.parent.is_dir():
         raise InputError(f"{out}: no folder {out.parent}")
     try:
@@ -97,12 +100,13 @@ def fit_cmd(data: tuple[Path, ...], ridge: float, players: tuple[int, ...], out:
 
 
 @learn.command(epilog=example("ekonos learn check eval-xxxxxxxxxxxx heldout.npz",
-                              "ekonos learn check new-model.json s4.npz"))
+                              "ekonos learn check new-model.json s4.npz data/p5"))
 @click.argument("model", metavar="MODEL")
 @click.argument("data", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+                type=click.Path(exists=True, path_type=Path))
 def check(model: str, data: tuple[Path, ...]) -> None:
-    """How well MODEL (a shipped model's name or a file) reads the samples in DATA, per player
+    """How well MODEL (a shipped model's name or a file) reads the samples in DATA (files or
+    self-play folders), per player
     count and rounds left: its log loss against even odds', the R² of the companies' final
     values, and how often the seat it expects to score most wins (chance: 1/players).  Samples
     a model was not fitted on say how it holds up on other play."""
@@ -174,6 +178,9 @@ def _net_train():
 @click.option("--teacher-weight", type=click.FloatRange(0), default=0.0, show_default=True,
               callback=_finite, help="Weight of the linear evaluation's win shares as a "
                                      "second target (a teacher where outcomes are few).")
+@click.option("--q-weight", type=click.FloatRange(0), default=0.0, show_default=True,
+              callback=_finite, help="Weight of the search's own estimate of the mover's win "
+                                     "share (recorded with each position) as a target.")
 @click.option("--base", default=None, metavar="MODEL|none",
               help="The linear evaluation the network corrects (its outputs are added to the "
                    "model's reading): a shipped model's name, or none.  [default: the shipped "
@@ -185,8 +192,8 @@ def _net_train():
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], steps: int,
               batch: int, lr: float, weight_decay: float, score_weight: float,
-              teacher_weight: float, base: str | None, heldout: float, seed: int,
-              quiet: bool) -> None:
+              teacher_weight: float, q_weight: float, base: str | None, heldout: float,
+              seed: int, quiet: bool) -> None:
     """Train a value network on the self-play FOLDERs (shard-*.npz files) and write its file,
     named by its content hash; print each player count's held-out figures (games the network
     never learnt from), then the network's name (net- and 12 hex digits of its sha256).  The
@@ -206,7 +213,7 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
         except (OSError, ValueError) as e:
             raise InputError(f"--base: {e}") from None
     config = net_train.Config(hidden, steps, batch, lr, weight_decay, score_weight, heldout,
-                              seed, teacher_weight, base)
+                              seed, teacher_weight, base, q_weight)
     with RunProgress(steps, quiet, label="steps") as bar:
         try:
             name, path, trained = net_train.train_folders(list(folders), out, config,

@@ -6,8 +6,11 @@ The loss of a position of n players, its outputs o and its game's realized win s
 final scores s per relative seat j < n (seats past n are masked out):
 ``-sum_j w_j log softmax(o[0:n])_j + score_weight * mean_j (o[6 + j] - s_j / 30)^2``, averaged
 over a minibatch, plus (`teacher_weight` > 0) that weight times the cross-entropy of the win
-shares against the linear evaluation's on the same position (a teacher; the validation loss
-that chooses the step kept is the outcome loss alone).  Initialisation: He normal for the two ReLU layers, Glorot normal for the
+shares against the linear evaluation's on the same position (a teacher), plus (`q_weight` > 0)
+that weight times the binary cross-entropy of the mover's win share against the search's own
+estimate recorded with the position (`q`: the expert's reading, which the network learns to
+give without searching); the validation loss that chooses the step kept is the outcome loss
+alone.  Initialisation: He normal for the two ReLU layers, Glorot normal for the
 output layer, zero biases, from the seed; AdamW (optax) with weight decay on the weights, not the
 biases; minibatches drawn from successive seeded permutations of the training positions.  The
 held-out games (search/learn/net_data.py, by game) are never trained on: the curve records, every
@@ -60,12 +63,14 @@ class Config:
     seed: int = 0
     teacher_weight: float = 0.0
     base: str | None = evaluation.SHIPPED
+    q_weight: float = 0.0
 
 
     def record(self) -> dict:
         return {"seed": self.seed, "steps": self.steps, "batch": self.batch, "lr": self.lr,
                 "weight_decay": self.weight_decay, "score_weight": self.score_weight,
-                "heldout": self.heldout, "teacher_weight": self.teacher_weight}
+                "heldout": self.heldout, "teacher_weight": self.teacher_weight,
+                "base": self.base, "q_weight": self.q_weight}
 
     def base_text(self) -> str:
         return self.base or "none"
@@ -127,21 +132,29 @@ def loss(p: dict, batch: tuple, score_weight) -> jnp.ndarray:
     return jnp.mean(ce + score_weight * mse)
 
 
-def taught_loss(p: dict, batch: tuple, teacher, score_weight, teacher_weight) -> jnp.ndarray:
+def taught_loss(p: dict, batch: tuple, teacher, score_weight, teacher_weight,
+                q_weight=0.0) -> jnp.ndarray:
     """`loss` plus teacher_weight x the cross-entropy of the network's win shares against the
     linear evaluation's (the teacher: what the search knows today, given on every position
     where the outcomes of a few thousand games are thin)."""
     x, players = batch[0], batch[1]
-    ce, mse = losses(p, *batch)
+    ce, mse = losses(p, *batch[:6])
     present = jnp.arange(MAXP)[None, :] < players[:, None]
     logits = jnp.where(present, combined(p, x, batch[4], batch[5])[:, :MAXP], -1e9)
-    taught = -jnp.sum(jnp.where(present, teacher * jax.nn.log_softmax(logits), 0.0), axis=1)
-    return jnp.mean(ce + score_weight * mse + teacher_weight * taught)
+    shares = jax.nn.log_softmax(logits)
+    taught = -jnp.sum(jnp.where(present, teacher * shares, 0.0), axis=1)
+    # the search's own estimate of the mover's share (relative seat 0), where there is one
+    q = batch[6]
+    known = jnp.isfinite(q)
+    q = jnp.where(known, jnp.clip(q, 0.0, 1.0), 0.0)
+    mover = jnp.clip(jnp.exp(shares[:, 0]), 1e-7, 1 - 1e-7)
+    searched = jnp.where(known, -(q * jnp.log(mover) + (1 - q) * jnp.log(1 - mover)), 0.0)
+    return jnp.mean(ce + score_weight * mse + teacher_weight * taught + q_weight * searched)
 
 
-def _device(arrays: dict) -> tuple:
-    return tuple(jnp.asarray(arrays[k], jnp.float32)
-                 for k in ("x", "players", "win", "score", "base_logit", "base_score"))
+def _device(arrays: dict, q: bool = False) -> tuple:
+    names = ("x", "players", "win", "score", "base_logit", "base_score") + (("q",) if q else ())
+    return tuple(jnp.asarray(arrays[k], jnp.float32) for k in names)
 
 
 def _with_base_arrays(arrays: dict, base: str | None) -> dict:
@@ -202,7 +215,7 @@ def train(arrays: dict, config: Config = Config(),
     @jax.jit
     def step(params, state, batch, taught):
         value, grads = jax.value_and_grad(taught_loss)(params, batch, taught, c.score_weight,
-                                                       c.teacher_weight)
+                                                       c.teacher_weight, c.q_weight)
         updates, state = opt.update(grads, state, params)
         return optax.apply_updates(params, updates), state, value
 
@@ -224,7 +237,7 @@ def train(arrays: dict, config: Config = Config(),
             order, at = rng.permutation(n), 0
         pick = np.sort(order[at:at + size])
         at += size
-        params, state, _ = step(params, state, _device(net_data.subset(fit, pick)),
+        params, state, _ = step(params, state, _device(net_data.subset(fit, pick), q=True),
                                 jnp.asarray(teacher[pick], jnp.float32))
         if i % every == 0 or i == c.steps:
             curve.append(point(i))
@@ -256,7 +269,8 @@ def train_command(folders: list, c: Config) -> str:
     return ("ekonos learn train " + " ".join(shlex.quote(str(f)) for f in folders)
             + f" --hidden {c.hidden[0]},{c.hidden[1]} --steps {c.steps} --batch {c.batch}"
             f" --lr {c.lr:g} --weight-decay {c.weight_decay:g} --score-weight"
-            f" {c.score_weight:g} --teacher-weight {c.teacher_weight:g} --base {c.base_text()}"
+            f" {c.score_weight:g} --teacher-weight {c.teacher_weight:g} --q-weight"
+            f" {c.q_weight:g} --base {c.base_text()}"
             f" --heldout {c.heldout:g} --seed {c.seed}")
 
 

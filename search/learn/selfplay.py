@@ -142,6 +142,41 @@ def play_and_sample(players: int, spec: str, seed: int) -> Samples:
     """One self-play game of `spec` in every seat (each seat's view only, R21); its round starts."""
     state = State.new(players, seed=derive_seed(seed, 0))
     bots = [make_bot(spec, seed=derive_seed(seed, 1, q)) for q in range(players)]
+    return _round_starts(state, lambda s: bots[s.to_move].choose(s.view(s.to_move)))
+
+
+def replay_round_starts(folders: list) -> Samples:
+    """The round starts of every game of self-play folders, as `play_and_sample` keeps them for
+    the linear evaluation's fit (search/learn/fit.py): each game is replayed from its deal with
+    the moves recorded (a decision with one legal move is not recorded: it is the only one), so
+    the company values at its end are known.  DatasetError for folders load_dataset refuses, or
+    a game that does not replay (its moves do not fit its deal)."""
+    parts = []
+    for folder in folders:
+        m = read_manifest(folder)
+        arrays = load_dataset([folder])
+        players, seed = int(m["players"]), int(m["seed"])
+        for game in sorted(set(arrays["game"].tolist())):
+            moves = iter(game_arrays(arrays, game)["action"].tolist())
+            state = State.new(players, seed=derive_seed(game_seed(seed, players, game), 0))
+
+            def recorded(s: State, moves=moves, game=game) -> int:
+                if s.count_legal() == 1:
+                    return s.nth_legal(0)
+                a = next(moves, None)
+                if a is None or not s.is_legal(a):
+                    raise DatasetError(f"{folder}: game {game} does not replay from its deal "
+                                       "(its recorded moves do not fit it)")
+                return a
+            parts.append(_round_starts(state, recorded))
+    return Samples.concat(parts)
+
+
+def _round_starts(state: State, decide) -> Samples:
+    """Play `state` to its end with `decide(state) -> action`; the start of every round after
+    the first (features, coins, shares, rounds left), and the company values and win shares at
+    the end."""
+    players = state.nplayers
     rows: list[tuple] = []
     seen_round = 1
     while not state.is_over():
@@ -152,8 +187,7 @@ def play_and_sample(players: int, spec: str, seed: int) -> Samples:
             shares += [[0] * NCOMP] * (MAXP - players)
             rows.append((state.rounds - state.round + 1, company_features_of(state), coins,
                          shares))
-        seat = state.to_move
-        state.push(bots[seat].choose(state.view(seat)))
+        state.push(decide(state))
     final = [state.value(c) for c in range(NCOMP)]
     winners = state.winners()
     win = [(1 / len(winners)) if q in winners else 0.0 for q in range(players)]

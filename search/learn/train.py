@@ -12,6 +12,7 @@ its hash, with its data manifest and those figures; `check` says how a model rea
 """
 from __future__ import annotations
 
+import hashlib
 import shlex
 import zipfile
 from collections.abc import Callable
@@ -19,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ekonos.files import FileError
+from ekonos.files import FileError, read_bounded
 from search.bots import derive_seed
 from search.evaluation import read
 from search.learn.fit import Samples, diagnose, fit, held_out, how_made, log_loss
 from search.learn.model_file import data_entry, model_text, write_model
-from search.learn.selfplay import play_and_sample
+from search.learn.selfplay import MANIFEST, play_and_sample, read_manifest, replay_round_starts
 
 #: Player counts a model scores unless told otherwise.
 ALL_PLAYERS = (2, 3, 4, 5, 6)
@@ -55,9 +56,13 @@ def sample(players: int, games: int, spec: str, seed: int, first: int, out: Path
 
 
 def load_samples(data: list[Path]) -> Samples:
-    """The samples of several files pooled; ValueError naming a file that holds none."""
+    """The samples of several files pooled, a self-play folder (`ekonos learn selfplay`) giving
+    the round starts of its games replayed; ValueError naming a file that holds none."""
     parts = []
     for d in data:
+        if Path(d).is_dir():
+            parts.append(replay_round_starts([d]))
+            continue
         try:
             parts.append(Samples.load(Path(d)))
         except FileError:                 # missing, not a regular file, too large: said so
@@ -98,10 +103,19 @@ def fit_files(data: list[Path], out: Path, ridge: float = 1.0,
     s = load_samples(data)
     metrics = held_out_metrics(s, ridge, players)
     model = fit(s, ridge, players)
-    manifest = [data_entry(Path(d), how_made(Path(d))) for d in data]
+    manifest = [folder_entry(Path(d)) if Path(d).is_dir()
+                else data_entry(Path(d), how_made(Path(d))) for d in data]
     text = model_text(model, fit_command(data, ridge, players, out), manifest, metrics)
     name, path = write_model(text, out)
     return name, path, metrics
+
+
+def folder_entry(folder: Path) -> dict:
+    """The manifest entry of a self-play folder: its name, its manifest's sha256 (which lists
+    every shard's) and the command that makes it again."""
+    raw = read_bounded(folder / MANIFEST, 1 << 24, "self-play manifest")
+    return {"folder": folder.name, "manifest_sha256": hashlib.sha256(raw).hexdigest(),
+            "command": read_manifest(folder)["command"]}
 
 
 def check(model_file: Path, data: list[Path]) -> list[dict]:
