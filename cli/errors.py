@@ -129,3 +129,18 @@ def same_file(a: Path, b: Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return a.resolve() == b.resolve()
+
+
+def save_figure(fig, path: Path) -> None:
+    """Write a matplotlib figure to `path` as PNG atomically: a temporary file beside it, then
+    renamed over it, so a failed or interrupted save leaves the old file (or none), never half
+    a picture."""
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent or ".")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

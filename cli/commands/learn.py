@@ -5,16 +5,14 @@ and prints."""
 from __future__ import annotations
 
 import math
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import click
 
 from cli.commands.progress import RunProgress, backend_options
-from cli.errors import InputError
+from cli.errors import InputError, save_figure
 from cli.options import example, player_counts_option, players_option, seed_option
 from cli.output import INTERRUPTED
 from search._net import NET_MAX_HIDDEN
@@ -320,16 +318,12 @@ def draw_calibration(report: dict, path: Path) -> None:
     axes[0][0].set_ylabel("realized win share")
     axes[0][0].legend(loc="upper left")
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent or ".")
-    os.close(fd)
     try:
-        fig.savefig(tmp, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        save_figure(fig, path)
     finally:
         plt.close(fig)
+
+
 def _rate(x: float | None) -> str:
     return "?" if x is None else f"{x:,.0f}".replace(",", " ")
 

@@ -3,9 +3,7 @@ searching), and the review offered at the end of `ekonos play`."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cli import storage
-from cli.errors import InputError, refuse_overwrite
+from cli.errors import InputError, refuse_overwrite, save_figure
 from cli.options import example, json_option, seed_option
 from cli.render.review import review_report
 from search.bots import MAX_ITERATIONS
@@ -123,15 +121,8 @@ def draw_png(result: GameReview, path: Path) -> None:
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent or ".")
-    os.close(fd)
     try:
-        fig.savefig(tmp, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        save_figure(fig, path)
     finally:
         plt.close(fig)
 

@@ -12,15 +12,7 @@ ray = pytest.importorskip("ray", reason="the optional extra 'ray' is not install
 
 from cli.main import main  # noqa: E402
 from search.lab import arena  # noqa: E402
-from search.lab.backends import Ordered, RayBackend, code_dirs, make_backend, origin  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"py_modules": code_dirs()})
-    yield
-    ray.shutdown()
+from search.lab.backends import Ordered, RayBackend, make_backend, origin  # noqa: E402
 
 
 def cli_json(*args):

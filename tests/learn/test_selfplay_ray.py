@@ -10,16 +10,7 @@ from click.testing import CliRunner
 ray = pytest.importorskip("ray", reason="the optional extra 'ray' is not installed")
 
 from cli.main import main  # noqa: E402
-from search.lab.backends import code_dirs  # noqa: E402
 from search.learn.selfplay import load_dataset  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"py_modules": code_dirs()})
-    yield
-    ray.shutdown()
 
 
 def test_ray_makes_the_shards_this_process_makes(local_ray, tmp_path):
