@@ -237,8 +237,12 @@ def read_manifest(folder: str | os.PathLike, missing_ok: bool = False) -> dict |
     """The manifest of a self-play folder, its fields checked (None if there is none and
     `missing_ok`); DatasetError naming what is wrong."""
     path = Path(folder) / MANIFEST
-    if missing_ok and not path.exists() and not path.is_symlink():
-        return None
+    if not path.exists() and not path.is_symlink():
+        if missing_ok:
+            return None
+        if Path(folder).is_dir():
+            raise DatasetError(f"{folder}: a directory without {MANIFEST}, not a self-play "
+                               "folder (`ekonos learn selfplay` makes them)")
     try:
         m = read_json_file(path, MAX_MANIFEST_BYTES, "self-play manifest")
     except FileError as e:
