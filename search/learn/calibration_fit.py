@@ -39,6 +39,8 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 
 from ekonos.files import read_bounded, write_atomic
+from ekonos.files import read_json_file
+from search import calibration_map
 from search.calibration_map import FORMAT, KIND, MAX_MAP_BYTES, WinCalibration, name_of_bytes
 from search.learn import calibration, net_data, selfplay
 from search.learn import shards as shards_mod
@@ -100,8 +102,8 @@ def fit_knots(predicted: np.ndarray, realized: np.ndarray, games: np.ndarray) ->
 def read_folder(folder: str | Path, games: int | None = None) -> tuple[dict, dict]:
     """The pairs of a self-play folder with a manifest (predicted ``q``, realized share of the
     mover, players, game; only games below `games` if given) and its data entry: the folder,
-    spec, players, seed, the command that makes its games used, the shards used with the
-    sha256 of their list ("name sha256" lines: each shard's sha256 is checked against the
+    spec, players, seed, the command that makes its games used, game_limit (the games used
+    are numbered below it), the shards used with the sha256 of their list ("name sha256" lines: each shard's sha256 is checked against the
     manifest as it is read), positions and games.  A folder being filled is read as one
     manifest lists it (read again if it changed while its shards were read); the manifest's
     own sha256 is left out, as it changes while the folder grows."""
@@ -124,7 +126,8 @@ def read_folder(folder: str | Path, games: int | None = None) -> tuple[dict, dic
     run = shards_mod.Run(m["players"], m["spec"], m["seed"], m["games_per_shard"], m["explore"])
     made = max((e["first_game"] + e["games"] for e in shards), default=0)
     entry = {"folder": str(folder), "spec": m["spec"], "players": m["players"],
-             "seed": m["seed"], "command": run.command(made, folder), "shards": len(shards),
+             "seed": m["seed"], "command": run.command(made, folder), "game_limit": made,
+             "shards": len(shards),
              "shards_sha256": hashlib.sha256(listing.encode()).hexdigest(),
              "positions": int(keep.sum()), "games": net_data.games(pairs)}
     return pairs, entry
@@ -230,7 +233,7 @@ def write_map(text: str, out: Path) -> tuple[str, Path]:
     return name, path
 
 
-def calibration_map(folders: list, out: Path, heldout: float = 0.3, seed: int = 1,
+def make_map(folders: list, out: Path, heldout: float = 0.3, seed: int = 1,
                     games: int | None = None) -> tuple[str, Path, dict]:
     """Fit a map on the self-play folders and write it (into folder `out`, named by its hash,
     or at the path `out`).  Returns its name, its file and its per-player-count entries."""
@@ -242,3 +245,50 @@ def calibration_map(folders: list, out: Path, heldout: float = 0.3, seed: int = 
     text = map_text(spec, command_of(folders, heldout, seed, games), entries, how, players)
     name, path = write_map(text, out)
     return name, path, players
+
+
+def check(name: str, folders: list, games: int | None = None) -> dict:
+    """How the map `name` (a shipped map's name or a file) calibrates the search's shares of
+    the self-play `folders` (only games below `games` if given): per player count the decile
+    tables before and after with their errors.  A folder of the run the map was fitted on
+    (same spec, seed and players as one of its data entries) counts only the games the map
+    was not fitted on (held out, or recorded since); any other folder every game.  Returns
+    the map's name and spec, the folders (positions used, of how many, which) and the player
+    counts."""
+    curve = calibration_map.load(name)
+    doc = read_json_file(calibration_map.map_path(name), MAX_MAP_BYTES, "calibration map")
+    fit_of = doc.get("fit") if isinstance(doc.get("fit"), dict) else {}
+    seed, fraction = fit_of.get("seed"), fit_of.get("heldout")
+    parts, used = [], []
+    for folder in folders:
+        pairs, entry = read_folder(folder, games)
+        run = (entry["spec"], entry["seed"], entry["players"])
+        fitted = next((d for d in doc.get("data", []) if isinstance(d, dict)
+                       and (d.get("spec"), d.get("seed"), d.get("players")) == run), None)
+        if fitted is not None:
+            if not isinstance(seed, int) or not isinstance(fraction, (int, float)) \
+                    or not isinstance(fitted.get("game_limit"), int):
+                raise ValueError(f"{name}: its record does not say which games of {folder} it "
+                                 f"was fitted on")
+            keep = net_data.held_out(pairs, seed, fraction) | \
+                (pairs["game"] >= fitted["game_limit"])
+            which = "the games the map was not fitted on"
+        else:
+            keep = np.ones(len(pairs["q"]), dtype=bool)
+            which = "not in the map's data: every game"
+        keep &= np.isfinite(pairs["q"])
+        parts.append({k: v[keep] for k, v in pairs.items()})
+        used.append({"folder": str(folder), "positions": int(keep.sum()),
+                     "of": len(keep), "which": which, "spec": entry["spec"]})
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    out = {}
+    for n in sorted(set(data["players"].tolist())):
+        at = data["players"] == n
+        before = calibration.table(data["q"][at], data["win"][at])
+        after = calibration.table(curve.shares(data["q"][at], n), data["win"][at])
+        out[str(n)] = {"positions": int(at.sum()), "games": net_data.games(
+                           {"players": data["players"][at], "game": data["game"][at]}),
+                       "error_before": calibration.error(before),
+                       "error_after": calibration.error(after),
+                       "before": before, "after": after}
+    return {"map": curve.name, "spec": curve.spec, "folders": used, "players": out}

@@ -249,6 +249,32 @@ def test_the_command_writes_a_map_named_by_its_content_and_says_how_it_did(folde
     assert json.loads((tmp_path / "fewer.json").read_text())["data"][0]["games"] == 4
 
 
+def test_check_measures_a_map_on_the_games_it_was_not_fitted_on(folders, tmp_path):
+    r = run("learn", "calibration-map", folders[0], "-o", tmp_path / "m.json", "--games", 4,
+            "--heldout", 0.5, "--seed", 6)                       # two games a side
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / "m.json").read_text())
+    fitted_on = doc["players"]["2"]["positions"]
+    held = doc["players"]["2"]["held_out"]
+    r = run("learn", "calibration-map", folders[0], "--check", tmp_path / "m.json", "--games", 4)
+    assert r.exit_code == 0, r.output
+    # games 0-3 were read: those held out are measured, exactly as the fit measured them
+    assert held["games"] == 2 and doc["players"]["2"]["games"] == 2
+    assert f"{held['positions']} of {held['positions'] + fitted_on} positions (the games " \
+           f"the map was not fitted on)" in r.output
+    assert f"2 players: calibration error {held['error_before']:.3f} -> " \
+           f"{held['error_after']:.3f}" in r.output
+    # every game: those recorded after the map's games count too; another run's folder: all
+    r = run("learn", "calibration-map", *folders, "--check", tmp_path / "m.json")
+    assert r.exit_code == 0, r.output
+    sizes = [json.loads((f / "manifest.json").read_text())["positions"] for f in folders]
+    assert f"{sizes[0] - fitted_on} of {sizes[0]} positions (the games the map was not " \
+           f"fitted on)" in r.output
+    assert f"{sizes[1]} of {sizes[1]} positions (not in the map's data: every game)" in r.output
+    r = run("learn", "calibration-map", *folders, "--check", tmp_path / "m.json", "-o", tmp_path)
+    assert r.exit_code == 2 and "-o DIR|FILE to fit a map, or --check MAP" in r.output
+
+
 def test_bad_input_is_one_error_line(folders, tmp_path):
     other = tmp_path / "other"
     r = run("learn", "selfplay", "-p", 2, "-n", 4, "--spec", "ismcts:iterations=30", "--seed",
