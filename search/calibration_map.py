@@ -75,8 +75,9 @@ def map_path(name: str = "") -> Path:
 
 @dataclass(frozen=True)
 class WinCalibration:
-    """A map read and checked: its name (from its content), the search it was fitted for, and per player count
-    the knots (x rising strictly from 0 to 1, y non-decreasing within [0, 1])."""
+    """A map read and checked: its name (from its content), the search it was fitted for, and
+    per player count the knots (x rising strictly from 0 to 1, y non-decreasing within
+    [0, 1])."""
 
     name: str
     spec: str

@@ -24,7 +24,7 @@ The fit, per player count (`fit_knots`):
    the moves a hint ranks.
 4. The ends are pinned: (0, 0) and (1, 1).  A share of exactly 0 or 1 is a search whose every
    iteration lost or won, at the end of a game; on the gen1 data those come true (0.000-0.005
-   and 0.994-1.000 realized) whatever the player count.
+   and 0.988-1.000 realized) whatever the player count.
 
 Only this module of the project imports scipy (`ekonos[calibrate]`); playing needs numpy only.
 """
@@ -59,9 +59,10 @@ PRIOR_GAMES = 5
 DIGITS = 6
 METHOD = (f"isotonic regression (scipy.optimize.isotonic_regression, weighted by count) of the "
           f"mean realized share of up to {BINS} equal-count bins of predicted share (at least "
-          f"{MIN_BIN} positions each; bins whose means lie within {MIN_GAP} pooled), each bin's mean first blended with its mean predicted "
-          f"share in the proportion games / (games + {PRIOR_GAMES}); a knot per block at its "
-          f"mean predicted share; end points pinned at (0, 0) and (1, 1)")
+          f"{MIN_BIN} positions each; bins whose means lie within {MIN_GAP} pooled), each bin's "
+          f"mean first blended with its mean predicted share in the proportion games / (games + "
+          f"{PRIOR_GAMES}); a knot per block at its mean predicted share; end points pinned at "
+          f"(0, 0) and (1, 1)")
 
 
 def fit_knots(predicted: np.ndarray, realized: np.ndarray, games: np.ndarray) -> list[list]:
@@ -102,11 +103,12 @@ def fit_knots(predicted: np.ndarray, realized: np.ndarray, games: np.ndarray) ->
 def read_folder(folder: str | Path, games: int | None = None) -> tuple[dict, dict]:
     """The pairs of a self-play folder with a manifest (predicted ``q``, realized share of the
     mover, players, game; only games below `games` if given) and its data entry: the folder,
-    spec, players, seed, the command that makes its games used, game_limit (the games used
-    are numbered below it), the shards used with the sha256 of their list ("name sha256" lines: each shard's sha256 is checked against the
-    manifest as it is read), positions and games.  A folder being filled is read as one
-    manifest lists it (read again if it changed while its shards were read); the manifest's
-    own sha256 is left out, as it changes while the folder grows."""
+    spec, players, seed, the command that makes its games used, game_limit (the games used are
+    numbered below it), the shards used with the sha256 of their list ("name sha256" lines;
+    each shard's sha256 is checked against the manifest as it is read), positions and games.
+    A folder being filled is read as one manifest lists it (read again if it changed while its
+    shards were read); the manifest's own sha256 is left out, as it changes while the folder
+    grows."""
     manifest = Path(folder) / selfplay.MANIFEST
     for _ in range(5):
         before = read_bounded(manifest, selfplay.MAX_MANIFEST_BYTES, "self-play manifest")

@@ -242,6 +242,7 @@ def test_the_command_writes_a_map_named_by_its_content_and_says_how_it_did(folde
         assert sum(row["count"] for row in h["after"]) == h["positions"]
     again = run("learn", "calibration-map", *folders, "-o", tmp_path / "again.json",
                 "--heldout", 0.5, "--seed", 3)
+    assert again.exit_code == 0, again.output
     assert (tmp_path / "again.json").read_bytes() == (tmp_path / f"{name}.json").read_bytes()
     fewer = run("learn", "calibration-map", folders[0], "-o", tmp_path / "fewer.json",
                 "--games", 4)
