@@ -51,7 +51,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "model file named by its content hash, `check` says how a model reads samples it was "
               "not fitted on; `selfplay` records every decision of self-play games in a folder of "
               "shards, `train` trains a network file on such folders, `calibrate` compares its win "
-              "shares and the search's own with what happened."),
+              "shares and the search's own with what happened, `calibration-map` fits the map "
+              "that calibrates the search's win shares."),
     "ladder": ("cli.commands.ladder",
                "Put many bots on one Elo scale: play a schedule of games, append them to a "
                "ladder file, and fit every game of the file (maximum likelihood, ANCHOR = 0)."),

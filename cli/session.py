@@ -384,7 +384,8 @@ class GameSession:
         """The search's advice for the person's position (search.analysis.analyse's dict), at
         least HINT_FLOOR iterations, from the person's view only.  The search's `top` best
         decisions (the most visited; under `root=halving`, the survivor and the moves that
-        lasted longest), shown best first by win share (then expected score); each move's
+        lasted longest), shown best first by the search's win share (`win_raw`; then expected
+        score: the calibrated `win` keeps that order); each move's
         continuation has `players`, the seat of each of its decisions.  Kept for `h1`, `h2`, ...
         (`hint_moves`) until the position changes."""
         with self.lock:
@@ -396,7 +397,7 @@ class GameSession:
         iterations = max(kwargs.get("iterations", 0), HINT_FLOOR)
         result = analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
                          seed=seed, params=kwargs)
-        result["moves"].sort(key=lambda m: (-(m["win"] if m["win"] is not None else -1),
+        result["moves"].sort(key=lambda m: (-(m["win_raw"] if m["win"] is not None else -1),
                                             -(m["score"] if m["score"] is not None else -1e9)))
         for m in result["moves"]:
             m["players"] = line_players(st, [m["move"]] + m["line"])[1:]

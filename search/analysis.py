@@ -2,6 +2,10 @@
 
 The search receives `state.view(to_move)` only, so hands the seat cannot see are never read:
 the result is the same whether the position knows the other hands or not (R21).
+
+The win share shown is calibrated (search/calibration_map.py): the search's own figure, which is
+overconfident, mapped to how often positions it rated so were won in self-play; the search's
+figure stays beside it as ``win_raw``.  The ranking and `even` read the search's figures.
 """
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.notation import action_text
 from ekonos.rules import Step
+from search import calibration_map
 from search.bots import LEVELS, ISMCTSBot, parse_spec
 
 #: The budget of a hint without one: 30 000 iterations (level 4's before the levels were redefined);
@@ -26,9 +31,11 @@ EVEN_MARGIN = 0.01
 
 
 def even(moves: list[dict]) -> bool:
-    """True when two or more moves are shown and their win shares are all within EVEN_MARGIN
-    of each other (a forced move has none: never even)."""
-    wins = [m["win"] for m in moves if m["win"] is not None]
+    """True when two or more moves are shown and the search's win shares of them (``win_raw``,
+    else ``win``) are all within EVEN_MARGIN of each other (a forced move has none: never
+    even).  The search's own figures: the calibration map pools positions of every stage of
+    the game, so two moves it maps close together may still be told apart by the search."""
+    wins = [m.get("win_raw", m["win"]) for m in moves if m["win"] is not None]
     return len(wins) >= 2 and len(wins) == len(moves) and max(wins) - min(wins) < EVEN_MARGIN
 
 
@@ -44,12 +51,14 @@ def level_params(level: int) -> dict:
 
 def analyse(state: State, iterations: int | None = None, seconds: float | None = None,
             top: int = 3, workers: int = 1, seed: int = 0, line_length: int = 8,
-            params: dict | None = None) -> dict:
+            params: dict | None = None, calibration: str = "") -> dict:
     """Search the position for the seat to move; the best `top` decisions, best first.
 
-    Each move: canonical text, visits, expected win share, expected final score of the seat,
-    and the expected continuation (the most visited line, as canonical texts); `even`: whether
-    their win shares are too close to tell apart (`even`).  The budget is
+    Each move: canonical text, visits, expected win share (`win`: calibrated by the map
+    `calibration`, a shipped map's name or a file, "" for the shipped one; `win_raw`: the
+    search's own figure), expected final score of the seat, and the expected continuation (the
+    most visited line, as canonical texts); `even`: whether their win shares are too close to
+    tell apart (`even`); `calibration`: the map's name.  The budget is
     `iterations` or `seconds` (not both); they and `workers` are checked like the `ismcts` bot's
     parameters (finite, in range): EkonosError naming the one that is wrong.  `params`: other
     `ismcts` parameters (a level's, for the in-game hint), else the defaults."""
@@ -72,6 +81,7 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
             isinstance(iterations, int) and iterations < MIN_ITERATIONS:
         raise EkonosError(f"iterations must be at least {MIN_ITERATIONS} for a hint, got "
                           f"{iterations} (fewer may not reach a single decision)")
+    curve = calibration_map.load(calibration)     # a damaged map: refused before any search
     budget = {"iterations": iterations} if seconds is None else {"time": seconds}
     params = {k: v for k, v in (params or {}).items() if k not in ("iterations", "time", "workers")}
     bot = ISMCTSBot(workers=workers, **params, **budget)   # SpecError (an EkonosError) if bad
@@ -85,8 +95,10 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
     else:
         result = bot.analyse(view, seed=seed, line_length=line_length)
         moves = result.moves
+    n = state.nplayers
     shown = [{"move": action_text(m["action"]), "visits": m["visits"],
-              "win": None if m["win"] is None else round(m["win"], 4),
+              "win": None if m["win"] is None else round(curve.share(m["win"], n), 4),
+              "win_raw": None if m["win"] is None else round(m["win"], 4),
               "score": None if m["score"] is None else round(m["score"], 2),
               "line": [action_text(a) for a in m["line"]]}
              for m in moves[:top]]
@@ -100,4 +112,5 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
         # the search tree reached its memory bound (search.memory.node_limit): it ended there
         "full": bool(result and result.full),
         "nodes": result.nodes if result else 0,
+        "calibration": curve.name,
     }

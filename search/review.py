@@ -32,6 +32,12 @@ How the two win shares are measured (information-set MCTS as level REVIEW_LEVEL 
 
 A played move measured at least as good as the search's choice is reported as the best.
 
+The two win shares shown are calibrated (search/calibration_map.py: the search's figure mapped
+to how often positions it rated so were won in self-play), and the loss is their difference, so
+that the points lost are points of a share that comes true; the search's own figures are kept
+as `win_played_raw` and `win_best_raw`.  The map was fitted for level 3's search (see its
+``spec``); for the review's search it is an approximation (docs/strength.md).
+
 Seeds derive from `seed` and the decision's number, so a review is reproducible, whatever the
 number of threads (`workers` share the decisions, one search each).
 """
@@ -46,6 +52,7 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.moves import Move
 from ekonos.position import state_from_dict
+from search import calibration_map
 from search.bots import LEVELS, ISMCTSBot, derive_seed, parse_spec
 from search.roots import Stop, stopped_by
 
@@ -71,7 +78,8 @@ def move_accuracy(loss: float) -> float:
 
 @dataclass(frozen=True)
 class DecisionReview:
-    """One decision reviewed.  Win shares are 0-1; `loss` is in points (0-100)."""
+    """One decision reviewed.  Win shares are 0-1, calibrated (the search's own: `_raw`);
+    `loss` is in points (0-100) of the calibrated shares."""
 
     ply: int
     seat: int
@@ -87,10 +95,12 @@ class DecisionReview:
     visits_played: int          # iterations behind win_played
     visits_best: int
     method: str                 # root | after | exact | again (the module's docstring)
+    win_played_raw: float       # the search's own figures, before the calibration map
+    win_best_raw: float
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        for k in ("win_played", "win_best"):
+        for k in ("win_played", "win_best", "win_played_raw", "win_best_raw"):
             d[k] = round(d[k], 4)
         d["loss"] = round(d["loss"], 2)
         return d
@@ -108,6 +118,7 @@ class GameReview:
     decisions: tuple[DecisionReview, ...]
     result: tuple[float, ...] | None = None
     method: str = field(default="ismcts, from each seat's view", compare=False)
+    calibration: str = ""        # the name of the calibration map of the shares shown
 
     def of(self, seat: int) -> list[DecisionReview]:
         return [d for d in self.decisions if d.seat == seat]
@@ -131,7 +142,7 @@ class GameReview:
         return {
             "format": "ekonos-review", "version": 1,
             "players": list(self.names), "seats": list(self.seats),
-            "iterations": self.iterations, "seed": self.seed,
+            "iterations": self.iterations, "seed": self.seed, "calibration": self.calibration,
             "marks": {name: limit for limit, name in MARKS},
             "accuracy": "mean over the seat's decisions of 103.1668*exp(-0.04354*loss)-3.1669, "
                         "loss in points of win share (Lichess's curve)",
@@ -193,18 +204,23 @@ def visit_floor(iterations: int) -> int:
 
 
 def review_decision(state: State, move: Move, iterations: int = DEFAULT_ITERATIONS,
-                    seed: int = 0, ply: int = 0) -> DecisionReview:
-    """Review `move` of the seat to move in `state`, from that seat's view only."""
+                    seed: int = 0, ply: int = 0, calibration: str = "") -> DecisionReview:
+    """Review `move` of the seat to move in `state`, from that seat's view only; the shares
+    calibrated by the map `calibration` (a shipped map's name or a file; "": the shipped one)."""
+    curve = calibration_map.load(calibration)
     seat = state.to_move
     view = state.view(seat)
     options = view.count_legal()
     played, best, method = _search(view, move, iterations, seed)
-    loss = round(max(0.0, (best["win"] - played["win"]) * 100.0), 2)   # as shown, as marked
+    win_played = curve.share(played["win"], state.nplayers)
+    win_best = curve.share(best["win"], state.nplayers)
+    loss = round(max(0.0, (win_best - win_played) * 100.0), 2)   # as shown, as marked
     return DecisionReview(ply=ply, seat=seat, round=state.round, step=str(state.step),
                           played=str(move), best=str(Move.from_action(best["action"])),
-                          win_played=played["win"], win_best=best["win"], loss=loss,
+                          win_played=win_played, win_best=win_best, loss=loss,
                           mark=mark_of(loss), options=options, visits_played=played["visits"],
-                          visits_best=best["visits"], method=method)
+                          visits_best=best["visits"], method=method,
+                          win_played_raw=played["win"], win_best_raw=best["win"])
 
 
 def _bot(iterations: int) -> ISMCTSBot:
@@ -292,8 +308,10 @@ def _value_after(view: State, move: Move, iterations: int, seed: int) \
 
 def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None = None,
                 iterations: int | None = None, seed: int = 0, ply0: int = 0, workers: int = 2,
-                progress: Callable[[int, int], None] | None = None) -> GameReview:
-    """Review the decisions of `seats` (default: every seat) in the game `start` + `moves`.
+                progress: Callable[[int, int], None] | None = None,
+                calibration: str = "") -> GameReview:
+    """Review the decisions of `seats` (default: every seat) in the game `start` + `moves`,
+    the shares calibrated by the map `calibration` ("": the shipped one; `review_decision`).
     `progress(done, total)` is called as decisions are reviewed (from this thread); an
     exception it raises stops the review (the decisions not begun are dropped) and propagates."""
     iterations = DEFAULT_ITERATIONS if iterations is None else iterations
@@ -302,6 +320,7 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise EkonosError(f"workers must be at least 1, got {workers!r}")
     n = start.nplayers
+    curve = calibration_map.load(calibration)      # a damaged map: refused before any search
     chosen = tuple(range(n)) if seats is None else tuple(sorted(set(seats)))
     for q in chosen:
         if isinstance(q, bool) or not isinstance(q, int) or not 0 <= q < n:
@@ -317,7 +336,7 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
     def one(item: tuple[int, State, Move]) -> DecisionReview:
         ply, st, mv = item
         with stopped_by(stop):
-            return review_decision(st, mv, iterations, derive_seed(seed, ply), ply)
+            return review_decision(st, mv, iterations, derive_seed(seed, ply), ply, calibration)
 
     done: list[DecisionReview] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -339,4 +358,5 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
         top = max(scores)
         k = scores.count(top)
         result = tuple((1.0 / k) if s == top else 0.0 for s in scores)
-    return GameReview(tuple(start.names), chosen, iterations, seed, tuple(done), result)
+    return GameReview(tuple(start.names), chosen, iterations, seed, tuple(done), result,
+                      calibration=curve.name)

@@ -99,6 +99,17 @@ def test_only_the_network_trainer_imports_jax():
     assert not bad, "\n".join(bad)
 
 
+#: The one module that may import scipy (the extra `calibrate`): the fit of the calibration map.
+#: Playing applies the map with numpy alone (search/calibration_map.py).
+SCIPY_OK = {"search/learn/calibration_fit.py"}
+
+
+def test_only_the_calibration_fit_imports_scipy():
+    bad = [f"{rel(p)} imports {name}" for p in sources("*.py", "*.pyx", "*.pxd")
+           if rel(p) not in SCIPY_OK for name in imports_of(p) if name.split(".")[0] == "scipy"]
+    assert not bad, "\n".join(bad)
+
+
 def test_the_web_board_and_the_terminal_share_only_the_presentation():
     """cli/web and cli/render are two faces of one game: what both show (colours, the map grid,
     mark signs) lives in cli/presentation.py, and neither imports the other."""

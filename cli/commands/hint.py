@@ -50,7 +50,9 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     the file are never read, with the search of a level of `ekonos play` (--level; level 3's
     by default).  Shows the best decisions with their visits, expected win share,
     expected final score and the expected continuation, and says so when their win shares
-    are too close to tell apart (`even` in --json).
+    are too close to tell apart (`even` in --json).  The win share is calibrated: how often
+    positions the search rated so were won in self-play (docs/strength.md); --json gives the
+    search's own figure beside it as win_raw, and the map's name as calibration.
     """
     if iterations is not None and seconds is not None:
         raise click.UsageError("--iterations and --time cannot be used together: choose one budget")
@@ -61,8 +63,8 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed, params=params)
     if as_json:
-        keys = ("to_move", "step", "moves", "even") + (("full", "nodes", "iterations")
-                                                        if result["full"] else ())
+        keys = ("to_move", "step", "moves", "even", "calibration") + (
+            ("full", "nodes", "iterations") if result["full"] else ())
         click.echo(json.dumps({k: result[k] for k in keys}, indent=2))
         return
     out = Console()

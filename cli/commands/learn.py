@@ -1,7 +1,8 @@
 """`ekonos learn sample|fit|check`: training the learned evaluation (search/learn/train.py does
 the work); `ekonos learn selfplay|train|calibrate`: the value network's data, training and
-calibration (search/learn/shards.py, net_train.py, net_data.py).  This module only reads options
-and prints."""
+calibration (search/learn/shards.py, net_train.py, net_data.py); `ekonos learn calibration-map`:
+the map of the search's win shares (search/learn/calibration_fit.py).  This module only reads
+options and prints."""
 from __future__ import annotations
 
 import math
@@ -13,8 +14,10 @@ import click
 
 from cli.commands.progress import RunProgress, backend_options
 from cli.errors import InputError, save_figure
+from cli.narration import plural
 from cli.options import example, player_counts_option, players_option, seed_option
 from cli.output import INTERRUPTED
+from ekonos.errors import EkonosError
 from search._net import NET_MAX_HIDDEN
 from search.bots import make_bot
 from search import evaluation
@@ -30,14 +33,16 @@ from search.learn import net_data, shards, train
                             "ekonos learn selfplay -p 4 -n 1000 --spec ismcts:iterations=4000 "
                             "--seed 34 -o data/p4 -w 2",
                             "ekonos learn train data/p2 data/p4 -o search/models",
-                            "ekonos learn calibrate net-xxxxxxxxxxxx data/p4 --plot cal.png"))
+                            "ekonos learn calibrate net-xxxxxxxxxxxx data/p4 --plot cal.png",
+                            "ekonos learn calibration-map data/p2 data/p4 -o search/models"))
 def learn() -> None:
     """Train the learned evaluation (the `horizon` parameter of `ismcts`) and the value
     network: `sample` plays self-play games and keeps their round starts, `fit` fits a model
     file named by its content hash, `check` says how a model reads samples it was not fitted
     on; `selfplay` records every decision of self-play games in a folder of shards, `train`
     trains a network file on such folders, `calibrate` compares its win shares and the
-    search's own with what happened.  A spec uses a model with `model=NAME` (or a path)."""
+    search's own with what happened, `calibration-map` fits the map that calibrates the
+    search's win shares.  A spec uses a model with `model=NAME` (or a path)."""
 
 
 @learn.command(epilog=example("ekonos learn sample -p 2 -n 300 --spec level2 --seed 1 -o s2.npz",
@@ -270,6 +275,81 @@ def calibrate(net: str, folders: tuple[Path, ...], plot: Path | None) -> None:
     if plot is not None:
         draw_calibration(report, plot)
         click.echo(f"\nChart drawn in {plot}.")
+
+
+CALIBRATE_MISSING = ("`ekonos learn calibration-map` needs scipy, which is not installed: pip "
+                     "install 'ekonos[calibrate]' (or pip install scipy)")
+
+
+@learn.command("calibration-map", epilog=example(
+    "ekonos learn calibration-map data/gen1/p2 data/gen1/p3 data/gen1/p4 -o search/models",
+    "ekonos learn calibration-map data/p4 --heldout 0.5 --seed 2 --games 160 -o map.json",
+    "ekonos learn calibration-map data/h30k/p4 --check calib-xxxxxxxxxxxx"))
+@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
+                type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), metavar="DIR|FILE",
+              help="A folder (the map is written there as NAME.json) or a file path.")
+@click.option("--check", "check_map", metavar="MAP",
+              help="Fit nothing: measure the map MAP (a shipped map's name or a file) on the "
+                   "FOLDERs instead (of a run it was fitted on, the games it was not).")
+@click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.3,
+              show_default=True, callback=_finite,
+              help="Share of the games held out (by game) to measure the map on.")
+@seed_option(default=1, help="Seed of the split.")
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="Read games 0 to GAMES-1 of each folder only (a folder still being filled "
+                   "then gives the same map later).  [default: every game listed]")
+def calibration_map_cmd(folders: tuple[Path, ...], out: Path | None, check_map: str | None,
+                        heldout: float, seed: int, games: int | None) -> None:
+    """Fit a map from the search's win shares to the shares realized, per player count, on the
+    self-play FOLDERs (the search's estimate of each move played against how the game ended)
+    and write it, named by its content hash; print each player count's held-out calibration
+    error and deciles (predicted>won) before and after the map, then the map's name (calib-
+    and 12 hex digits of its sha256).  The hint, the review and the web board show shares
+    through the shipped map.  --check MAP measures a map on other data instead."""
+    try:
+        from search.learn import calibration_fit as fit
+    except ImportError as e:
+        if (e.name or "").split(".")[0] == "scipy":
+            raise InputError(CALIBRATE_MISSING) from None
+        raise
+    if (out is None) == (check_map is None):
+        raise click.UsageError("give -o DIR|FILE to fit a map, or --check MAP to measure one")
+    if out is not None and not out.is_dir() and not out.parent.is_dir():
+        raise InputError(f"{out}: no folder {out.parent}")
+    try:
+        if check_map is not None:
+            report = fit.check(check_map, list(folders), games)
+        else:
+            name, path, players = fit.make_map(list(folders), out, heldout, seed, games)
+    except (ValueError, EkonosError) as e:
+        raise InputError(str(e)) from None
+    if check_map is not None:
+        click.echo(f"{report['map']}, fitted for {report['spec']}", err=True)
+        for f in report["folders"]:
+            click.echo(f"{f['folder']}: {f['positions']} of {f['of']} positions ({f['which']}), "
+                       f"recorded by {f['spec']}", err=True)
+        for n, r in report["players"].items():
+            _measured(f"{n} players: calibration error", r)
+        return
+    for n, e in players.items():
+        fitted = f"fitted on {plural(e['positions'], 'position')} of {plural(e['games'], 'game')}"
+        if e["held_out"]["error_before"] is None:
+            click.echo(f"{n} players: no held-out game ({fitted})", err=True)
+        else:
+            _measured(f"{n} players: held-out calibration error", e["held_out"], f"; {fitted}")
+    click.echo(f"{path}", err=True)
+    click.echo(name)
+
+
+def _measured(what: str, r: dict, more: str = "") -> None:
+    """A calibration error before -> after a map, and the deciles (predicted>won) of both."""
+    click.echo(f"{what} {r['error_before']:.3f} -> {r['error_after']:.3f} ("
+               f"{plural(r['positions'], 'position')} of {plural(r['games'], 'game')}{more})",
+               err=True)
+    for label, rows in (("search", r["before"]), ("calibrated", r["after"])):
+        click.echo(f"  {label:<10} " + " ".join(f"{x['predicted']:.2f}>{x['realized']:.2f}"
+                                                 for x in rows), err=True)
 
 
 def _tables(network: list[dict], search: list[dict]) -> str:

@@ -21,7 +21,8 @@ def decisions_table(review) -> Table:
     """One row a decision: number, round, player (when several are reviewed), played (win
     share), best (win share, `=` when it is the move played), loss in points, mark."""
     t = Table(box=None, show_edge=False, padding=(0, 1), title="Decisions (win: expected win "
-              "share after the move; loss: points of win share lost)", title_justify="left")
+              "share after the move, calibrated on self-play; loss: points of win share lost)",
+              title_justify="left")
     several = len(review.seats) > 1
     columns = [("#", "right"), ("rd", "right")] + ([("player", "left")] if several else []) + \
         [("played", "left"), ("win", "right"), ("best", "left"), ("win", "right"),

@@ -273,7 +273,8 @@ class WebGame:
         except EkonosError as e:
             raise BadRequest(409, str(e)) from None
         return {"version": version, "iterations": result["iterations"],
-                "moves": [{"move": m["move"], "win": m["win"], "visits": m["visits"]}
+                "moves": [{"move": m["move"], "win": m["win"], "win_raw": m["win_raw"],
+                           "visits": m["visits"]}
                           for m in result["moves"]],
                 "note": EVEN_NOTE if result["even"] else None}
 

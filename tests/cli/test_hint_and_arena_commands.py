@@ -65,17 +65,18 @@ def test_hint_for_a_person(tmp_path):
 def test_hint_says_when_it_cannot_tell_its_moves_apart(tmp_path):
     """At a 3-player game's start no one can call the winner: the level-3 search's win shares
     come out alike, and the hint says so instead of ranking by noise; a 2-player middle game
-    with plain playouts tells its moves apart, and the hint says nothing more."""
+    with plain playouts tells its moves apart, and the hint says nothing more.  `even` reads
+    the search's own figures (win_raw), not the calibrated ones shown."""
     start = tmp_path / "start.json"
     save_file(State.new(3, seed=3), start)
     out = json.loads(run("hint", start, "-i", 3000, "--json").output)
-    wins = [m["win"] for m in out["moves"]]
+    wins = [m["win_raw"] for m in out["moves"]]
     assert out["even"] is True and max(wins) - min(wins) < 0.01
     table = run("hint", start, "-i", 3000)
     assert table.exit_code == 0 and "cannot tell them apart" in " ".join(table.output.split())
     mid = midgame(tmp_path, players=2, decisions=40)
     out = json.loads(run("hint", mid, "-i", 3000, "--level", 1, "--json").output)
-    wins = [m["win"] for m in out["moves"]]
+    wins = [m["win_raw"] for m in out["moves"]]
     assert out["even"] is False and max(wins) - min(wins) >= 0.01
     assert "cannot tell" not in run("hint", mid, "-i", 3000, "--level", 1).output
 

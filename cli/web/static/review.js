@@ -152,7 +152,7 @@ function about(data) {
   const p = el("p", { class: "note" },
     `Each of your decisions was searched again from your view only (the other hands unknown), ` +
     `${data.iterations} iterations a decision, seed ${data.seed}. Win share: the share of the game the search ` +
-    `expects you to take (100% = a sure win). Marks by the points of win share lost: ${from}; ` +
+    `expects you to take, calibrated on self-play to how often such positions were won (100% = a sure win). Marks by the points of win share lost: ${from}; ` +
     `accuracy: Lichess's curve of the points lost, averaged (once a game is decided, won or lost, a decision ` +
     `changes the win share little: few are marked there). The same review in a terminal: `);
   if (data.command) p.append(el("code", {}, data.command));
