@@ -47,7 +47,7 @@ from cli import storage
 from cli.grammar import Command, interpret
 from cli.events import (AutosaveFailed, Decision, DecisionMade, Event, GameOver, RecordFailed,
                         Redone, RoundStarted, Undone)
-from cli.narration import describe, line_players, plural
+from cli.narration import describe, plural, read_line
 from cli.record import DEFAULT_LEVEL, RecordError, read_record, write_record
 
 HINT_FLOOR = 10000               # a hint searches at least this many iterations (about 0.5 s)
@@ -385,8 +385,9 @@ class GameSession:
         least HINT_FLOOR iterations, from the person's view only.  The search's `top` best
         decisions (the most visited; under `root=halving`, the survivor and the moves that
         lasted longest), shown best first by the search's win share (`win_raw`; then expected
-        score: the calibrated `win` keeps that order); each move's
-        continuation has `players`, the seat of each of its decisions.  Kept for `h1`, `h2`, ...
+        score: the calibrated `win` keeps that order); each move has its `label` for a person
+        (cli.narration.move_label) and its continuation `players` (the seat of each decision)
+        and `labels`.  Kept for `h1`, `h2`, ...
         (`hint_moves`) until the position changes."""
         with self.lock:
             st = self._head.state.copy()
@@ -400,7 +401,8 @@ class GameSession:
         result["moves"].sort(key=lambda m: (-(m["win_raw"] if m["win"] is not None else -1),
                                             -(m["score"] if m["score"] is not None else -1e9)))
         for m in result["moves"]:
-            m["players"] = line_players(st, [m["move"]] + m["line"])[1:]
+            seats, labels = read_line(st, [m["move"]] + m["line"])
+            m["players"], m["label"], m["labels"] = seats[1:], labels[0], labels[1:]
         with self.lock:
             if self._head.version == version:
                 self._hints = (version, tuple(st.parse_move(m["move"])

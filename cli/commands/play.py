@@ -15,13 +15,11 @@ import sys
 from typing import Callable
 
 import click
-from rich.console import Console, Group
+from rich.console import Console
 from rich.markup import escape
-from rich.text import Text
 
 from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
-from ekonos.rules import Step
 from search.bots import LEVELS, parse_spec
 
 from cli import render, storage
@@ -29,8 +27,9 @@ from cli.busy import BESIDE, WATCH, open_beside
 from cli.busy import choose as busy_choice, refusal as busy_refusal, watch as busy_watch
 from cli.errors import InputError
 from cli.options import level_option, seed_option, variant_option
-from cli.grammar import Command, interpret, legal_list
-from cli.panels import decisions_panel, full_list, hint_table, log_table, step_question
+from cli.grammar import Command, interpret
+from cli.panels import full_list, log_table, step_question
+from cli.screen import prompt_screen
 from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFailed,
                         RoundStarted)
 from cli.commands.review import offer_review
@@ -197,33 +196,19 @@ class TerminalGame:
             move = turn.think()
         s.commit(turn, move)
 
-    def _show(self) -> None:
-        """The table, the hand and the decisions, and the question, in the richest layout
-        that fits the terminal with the prompt line below it (cli.render.screens)."""
-        self.console.print(self.screen()[1])
+    def _show(self, hint: dict | None = None) -> None:
+        """The prompt's screen (cli.screen): the table, what the others did since your last
+        decision, the hand (or `hint` beside the table), the question, in the richest form
+        that fits the terminal with the prompt line below it."""
+        self.console.print(self.screen(hint=hint)[1])
         self._shown = self.session.version
 
-    def screen(self, width: int | None = None, height: int | None = None):
+    def screen(self, width: int | None = None, height: int | None = None,
+               hint: dict | None = None):
         """(layout, renderable) of the decision prompt for a terminal of `width` × `height`
-        (the console's by default): the board, the hand, the decisions, the question; one
-        line is left for the prompt."""
-        width = self.console.width if width is None else width
-        height = self.console.height if height is None else height
-        st, seat = self.session.state, self.session.human
-
-        def build(layout: str) -> Group:
-            parts = [render.board_view(st, layout, width, seat)]
-            if st.step is Step.CARD and st.to_move == seat:
-                numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
-                parts.append(render.hand_choices(st, seat, numbers, roomy=render.roomy(layout),
-                                                 width=width))
-            else:
-                parts.append(render.hand_line(st, seat, width=width if layout == "tight"
-                                              else None))
-                parts.append(decisions_panel(st, width, framed=render.roomy(layout)))
-            parts.append(Text.from_markup(f"[bold green]{step_question(st, seat)}[/]"))
-            return Group(*parts)
-        return render.fit(self.console, build, height - 1, width)
+        (the console's by default); one line is left for the prompt."""
+        s = self.session
+        return prompt_screen(self.console, s.state, s.human, s.decisions, width, height, hint)
 
     def _human_decision(self) -> None:
         s = self.session
@@ -268,7 +253,7 @@ class TerminalGame:
         elif cmd.name == "hint":
             with c.status("Thinking about your position…", spinner="dots"):
                 result = s.hint(top=3)
-            c.print(hint_table(result, s.names, c.width))
+            self._show(hint=result)
         elif cmd.name == "save":
             self._save(cmd.arg)
         elif cmd.name in ("undo", "redo"):
