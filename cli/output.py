@@ -103,3 +103,18 @@ def interrupted() -> NoReturn:
     ignore_second_interrupt()
     click.echo("Interrupted.", err=True)
     sys.exit(INTERRUPTED)
+
+
+def print_report(console, *renderables) -> None:
+    """Print rich `renderables` on `console`; into a file or a pipe (no terminal) without the
+    spaces rich pads each line of a table with up to the console's width."""
+    if console.is_terminal:
+        for r in renderables:
+            console.print(r)
+        return
+    with console.capture() as captured:
+        for r in renderables:
+            console.print(r)
+    text = captured.get()
+    console.file.write("\n".join(line.rstrip() for line in text.split("\n")))
+    console.file.flush()

@@ -34,6 +34,8 @@ from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFai
                         RoundStarted)
 from cli.commands.review import offer_review
 from cli.commands.rules import RULES
+from cli.narration import move_label
+from cli.presentation import level_text
 from cli.session import GameSession, NothingToRedo, NothingToUndo, SessionError
 from ekonos.moves import MoveKind
 
@@ -105,7 +107,8 @@ class TerminalGame:
                     "buy skipped"):
                 return                     # an AI's pass changes nothing: not worth a line
             style = "bold green" if event.human else "bold"
-            c.print(f"[{style}]{escape(s.names[d.seat])}[/]: [bold]{d.move}[/] — "
+            c.print(f"[{style}]{escape(s.names[d.seat])}[/]: "
+                    f"[bold]{escape(move_label(d.move, s.names))}[/] — "
                     f"{escape(d.reason)}")
         elif isinstance(event, RoundStarted):
             c.rule(f"Round {event.round} of {event.rounds}: new hands, "
@@ -124,8 +127,8 @@ class TerminalGame:
         if s.state.is_over():              # a finished game loaded: show its end again
             self._finish()
             return 0
-        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — level {s.level} "
-                           f"({LEVELS[s.level]}), seed {s.state.seed}. Type `help` for help.")
+        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — {level_text(s.level)}, "
+                           f"seed {s.state.seed}. Type `help` for help.")
         if s.autosave is not None and s.autosave_error is not None:
             self.console.print(f"[red]Autosave is off: {escape(s.autosave_error)}.[/] Use "
                                "`save FILE` to keep the game.")
@@ -263,7 +266,9 @@ class TerminalGame:
                 c.print(f"[red]✗ {escape(str(e))}[/]")
                 return False
             done = {"undo": "Undone", "redo": "Redone"}[cmd.name]
-            c.print(f"{done}: {', '.join(str(d.move) for d in moved)}")
+            c.print(f"{done}: " + ", ".join(f"{escape(s.names[d.seat])} "
+                                            f"{escape(move_label(d.move, s.names))}"
+                                            for d in moved))
             return True
         elif cmd.name == "quit":
             raise QuitGame
