@@ -16,13 +16,15 @@ from ekonos.moves import Move
 class Decision:
     """One decision of the game: its number (1-based, counting from the record's start plus
     `ply0`), who made it, the move, the round it was made in and why (the narration line, with
-    the person called "you")."""
+    the person called "you"); `skipped`: the person's steps the engine then took for them
+    (cli.narration.skipped_steps: "sell", "buy")."""
 
     ply: int
     seat: int
     move: Move
     round: int
     reason: str
+    skipped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

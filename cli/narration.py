@@ -224,6 +224,24 @@ def skipped_buy(before: State, after: State, move: Move, you: int | None) -> str
     return f"{why}: {whose}buy skipped"
 
 
+def skipped_steps(before: State, after: State, move: Move, you: int | None) -> tuple[str, ...]:
+    """The steps of the turn of `you` (the person) that the engine took for them after `move`
+    (a step with one legal decision is never asked): `("sell",)`, `("buy",)`, both, or none.
+    What the person typed ahead for those steps must not land on the next question."""
+    turn = before.turn
+    player = turn.player if turn is not None else before.to_move
+    if you is None or player != you or move.step in (Step.BUY, Step.OVER):
+        return ()
+    later = after.turn
+    goes_on = not after.is_over() and later is not None and later.player == player \
+        and after.round == before.round
+    if goes_on and after.step not in (Step.BUY,):
+        return ()                            # still to come: an expansion, the sale, ...
+    sell = move.step in (Step.CARD, Step.EXPAND_CHOICE, Step.EXPAND) and \
+        not (goes_on and after.step is Step.SELL)
+    return (("sell",) if sell else ()) + (() if goes_on else ("buy",))
+
+
 def read_line(state: State, texts: list[str]) -> tuple[list[int | None], list[str]]:
     """Who makes each decision of a line of play (canonical texts) from `state`, and each
     decision's label for a person (`move_label`: `buy: pass`, `successor Bruno`).  The line was

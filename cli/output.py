@@ -118,3 +118,26 @@ def print_report(console, *renderables) -> None:
     text = captured.get()
     console.file.write("\n".join(line.rstrip() for line in text.split("\n")))
     console.file.flush()
+
+
+def typed_ahead(stream=None) -> list[str]:
+    """The lines typed into the terminal before the program asked for them (pending on
+    `stream`, stdin by default), taken off it so that they are not read as answers to the next
+    question; [] when the stream is no terminal (a script's answers are meant in order) or
+    cannot be polled."""
+    import os
+    import select
+    stream = sys.stdin if stream is None else stream
+    data = b""
+    try:
+        if not stream.isatty():
+            return []
+        fd = stream.fileno()
+        while select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            data += chunk
+    except (AttributeError, ValueError, OSError):
+        pass
+    return [line for line in data.decode(errors="replace").splitlines() if line.strip()]

@@ -22,7 +22,7 @@ from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
 from search.bots import LEVELS, parse_spec
 
-from cli import render, storage
+from cli import output, render, storage
 from cli.busy import BESIDE, WATCH, open_beside
 from cli.busy import choose as busy_choice, refusal as busy_refusal, watch as busy_watch
 from cli.errors import InputError
@@ -70,10 +70,16 @@ class TerminalGame:
     where everything is printed."""
 
     def __init__(self, session: GameSession, console: Console | None = None,
-                 input_fn: Callable[[str], str] | None = None):
+                 input_fn: Callable[[str], str] | None = None,
+                 typed_ahead: Callable[[], list[str]] | None = None):
         self.session = session
         self.console = console or Console()
         self.input_fn = input_fn or (lambda prompt: self.console.input(prompt))
+        # what was typed before a question (taken off the terminal's input): dropped when a
+        # step of the person's was taken for them, so it cannot answer the next one
+        self.typed_ahead = typed_ahead or (output.typed_ahead if input_fn is None
+                                           else (lambda: []))
+        self._skipped: tuple[str, ...] = ()     # the person's steps taken since the last prompt
         self._shown: int | None = None          # the version shown with the board
         session.subscribe(self._on_event)
         for note in session.notes:
@@ -103,6 +109,7 @@ class TerminalGame:
         s = self.session
         if isinstance(event, DecisionMade):
             d = event.decision
+            self._skipped += d.skipped
             if not event.human and d.move.kind is MoveKind.PASS and not d.reason.endswith(
                     "buy skipped"):
                 return                     # an AI's pass changes nothing: not worth a line
@@ -213,8 +220,21 @@ class TerminalGame:
         s = self.session
         return prompt_screen(self.console, s.state, s.human, s.decisions, width, height, hint)
 
+    def _drop_typed_ahead(self) -> None:
+        """After a step of the person's was taken for them, what they typed ahead (meant for
+        it) is dropped with a note, never read as the answer to the next question."""
+        skipped, self._skipped = self._skipped, ()
+        lines = self.typed_ahead() if skipped else []
+        if lines:
+            steps = " and ".join(skipped)
+            self.console.print("[yellow]Dropped what you typed ahead[/] ("
+                               + ", ".join(f"`{escape(line.strip())}`" for line in lines)
+                               + f"): your {steps} step{'s were' if len(skipped) > 1 else ' was'}"
+                               " taken for you (nothing to choose). Answer the question below.")
+
     def _human_decision(self) -> None:
         s = self.session
+        self._drop_typed_ahead()
         if self._shown != s.version:
             self._show()
         else:
