@@ -4,6 +4,7 @@ list, the hint table and the log.  Rich renderables and console markup; names of
 always escaped (text, never markup)."""
 from __future__ import annotations
 
+from rich.console import Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -147,7 +148,7 @@ HINT_NARROW = 56
 
 
 def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
-               compact: bool = False) -> Table:
+               compact: bool = False) -> Table | Group:
     """The advice of `GameSession.hint` as a table: rows h1, h2, ... (type the label to play
     it) best first by win share, with the visits behind each figure and the expected
     continuation, each decision with its player (grouped: `Anna: play 3 grow Crown, buy:
@@ -157,8 +158,7 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
     title = (f"Hint ({result['iterations']} iterations; h1, h2, … plays a row)" if compact
              else f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)")
     note = (EVEN_SHORT if compact else EVEN_NOTE) if result.get("even") else None
-    table = Table(title=title, title_justify="left", box=None, show_edge=False, padding=(0, 1),
-                  caption=note, caption_justify="left")
+    table = Table(title=title, title_justify="left", box=None, show_edge=False, padding=(0, 1))
     cols = ["", "decision", "win share", "score", "visits", "then"]
     if width < HINT_NARROW:
         cols = cols[:4]
@@ -177,7 +177,8 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
                  "then": continuation_text(m.get("labels", m["line"])[:4], m.get("players"),
                                            names)}
         table.add_row(*(cells[c] for c in cols))
-    return table
+    # the note under the table, as wide as the screen (a table's caption is as narrow as it)
+    return Group(table, Text(note, style="dim")) if note else table
 
 
 def continuation_text(labels: list[str], players: list[int | None] | None,

@@ -6,9 +6,10 @@ below it.
 
 The forms, richest first: the layouts of cli/render/screens.py by width (wide, side, compact,
 tight), then, where even tight does not fit (5 or 6 players at 80×24, a hint open), the
-"since" block without what the cards are, the cards played this round left out, the hand in
-one line, the question left out (the header says whose step it is).  What the other seats did
-is never left out.
+"since" block without what the cards are, the cards played this round left out, the question
+left out (the header says whose step it is), the hand in one line.  Under a hint, from the
+compact layout down, the hand is in a line or two (the hint names the moves).  What the other
+seats did is never left out.
 """
 from __future__ import annotations
 
@@ -43,11 +44,11 @@ def forms(width: int, hint: bool) -> list[Form]:
             out += [Form(layout, "lines", True, True, True), Form(layout, "cards", True, True, True)]
         else:
             out.append(Form(layout, "cards", True, not hint, True))
-    out += [Form("tight", "short", True, not hint, True), Form("tight", "short", False, not hint,
-                                                             True)]
+    out += [Form("tight", "short", True, not hint, True),
+            Form("tight", "short", False, not hint, True),
+            Form("tight", "short", False, not hint, False)]
     if not hint:
-        out.append(Form("tight", "short", False, False, True))
-    out.append(Form("tight", "short", False, False, False))
+        out.append(Form("tight", "short", False, False, False))
     return out
 
 
@@ -80,7 +81,8 @@ def prompt_screen(console: Console, state: State, seat: int, decisions: tuple[De
             numbers = {m.action: i for i, m in enumerate(legal_list(state), 1)}
             parts.append(render.hand_choices(state, seat, numbers, roomy=roomy, width=width))
         else:
-            parts.append(render.hand_line(state, seat, width=None if roomy else width))
+            parts.append(render.hand_line(state, seat, width=None if roomy else width,
+                                          lines=2 if hint is not None else 1))
             if state.step is not Step.CARD:
                 parts.append(decisions_panel(state, width, framed=roomy))
         if hint is not None:

@@ -56,6 +56,8 @@ HELP = """\
   undo    your previous decision   redo    what undo took back
   show    the board again          log     the decisions so far (`log all`)
   save F  save the game in F       quit    save and leave
+"Since your turn" lists what the others did since your last decision; the map
+shows the spaces they changed in CAPITALS.
 The game is saved after every decision in {autosave}."""
 
 
