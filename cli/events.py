@@ -86,10 +86,11 @@ def since_last(decisions: Sequence[Decision], seat: int) -> tuple[Decision, ...]
 
 
 def by_turn(decisions: Sequence[Decision]) -> list[tuple[int, tuple[Decision, ...]]]:
-    """The decisions in runs of one seat, in order: [(seat, its consecutive decisions)]."""
+    """The decisions in runs of one seat's turn, in order: [(seat, its consecutive decisions)]
+    (a card played begins a new run: a player may have two turns in a row at a new round)."""
     runs: list[tuple[int, tuple[Decision, ...]]] = []
     for d in decisions:
-        if runs and runs[-1][0] == d.seat:
+        if runs and runs[-1][0] == d.seat and d.move.card is None:
             runs[-1] = (d.seat, runs[-1][1] + (d,))
         else:
             runs.append((d.seat, (d,)))

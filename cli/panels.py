@@ -164,18 +164,21 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
         cols = cols[:4]
     elif compact and width < 100:
         cols.remove("visits")
+    rows = [{"": f"h{i}", "decision": m.get("label", m["move"]),
+             "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
+             "score": "—" if m["score"] is None else f"{m['score']:.1f}",
+             "visits": str(m["visits"])} for i, m in enumerate(result["moves"], 1)]
     for col in cols:
-        table.add_column("win" if compact and width < 100 and col == "win share" else col,
-                         justify="left" if col in ("decision", "then", "") else "right",
-                         overflow="ellipsis" if compact else "fold",
+        name = "win" if compact and width < 100 and col == "win share" else col
+        # every column but the continuation keeps its width whole; that one gives way
+        whole = max([len(name)] + [len(r[col]) for r in rows]) if col != "then" else None
+        table.add_column(name, justify="left" if col in ("decision", "then", "") else "right",
+                         overflow="ellipsis" if compact else "fold", min_width=whole,
                          no_wrap=col == "decision" or compact)   # a decision stays whole
-    for i, m in enumerate(result["moves"], 1):
-        cells = {"": Text(f"h{i}", style="bold cyan"), "decision": m.get("label", m["move"]),
-                 "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
-                 "score": "—" if m["score"] is None else f"{m['score']:.1f}",
-                 "visits": str(m["visits"]),
-                 "then": continuation_text(m.get("labels", m["line"])[:4], m.get("players"),
-                                           names)}
+    for m, cells in zip(result["moves"], rows):
+        cells = dict(cells, **{"": Text(cells[""], style="bold cyan"),
+                               "then": continuation_text(m.get("labels", m["line"])[:4],
+                                                         m.get("players"), names)})
         table.add_row(*(cells[c] for c in cols))
     # the note under the table, as wide as the screen (a table's caption is as narrow as it)
     return Group(table, Text(note, style="dim")) if note else table

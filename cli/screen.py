@@ -7,9 +7,9 @@ below it.
 The forms, richest first: the layouts of cli/render/screens.py by width (wide, side, compact,
 tight), then, where even tight does not fit (5 or 6 players at 80×24, a hint open), the
 "since" block without what the cards are, the cards played this round left out, the question
-left out (the header says whose step it is), the hand in one line.  Under a hint, from the
-compact layout down, the hand is in a line or two (the hint names the moves).  What the other
-seats did is never left out.
+left out (the header says whose step it is), the hand in two lines, then one.  Under a hint,
+from the compact layout down, the hand is in two lines (the hint names the moves).  What the
+other seats did is never left out.
 """
 from __future__ import annotations
 
@@ -31,25 +31,25 @@ class Form(NamedTuple):
     layout: str          # cli.render.screens.LAYOUTS
     since: str           # cli.panels.SINCE_FORMS
     played: bool         # the cards played this round (those the since block leaves out)
-    hand: bool           # the hand with what each card can do (else in one line)
+    hand: int            # 0: the hand with what each card can do; else in so many lines
     question: bool       # the step's question
 
 
 def forms(width: int, hint: bool) -> list[Form]:
     """The forms to try for a terminal `width` columns wide, richest first."""
     start = render.LAYOUTS.index(render.layout_for(width))
+    brief = 2 if hint else 0             # under a hint, from compact down: the hand in lines
     out = []
     for layout in render.LAYOUTS[start:]:
         if render.roomy(layout):
-            out += [Form(layout, "lines", True, True, True), Form(layout, "cards", True, True, True)]
+            out += [Form(layout, "lines", True, 0, True), Form(layout, "cards", True, 0, True)]
         else:
-            out.append(Form(layout, "cards", True, not hint, True))
-    out += [Form("tight", "short", True, not hint, True),
-            Form("tight", "short", False, not hint, True),
-            Form("tight", "short", False, not hint, False)]
-    if not hint:
-        out.append(Form("tight", "short", False, False, False))
-    return out
+            out.append(Form(layout, "cards", True, brief, True))
+    return out + [Form("tight", "short", True, brief, True),
+                  Form("tight", "short", False, brief, True),
+                  Form("tight", "short", False, brief, False),
+                  Form("tight", "short", False, 2, False),
+                  Form("tight", "short", False, 1, False)]
 
 
 def prompt_screen(console: Console, state: State, seat: int, decisions: tuple[Decision, ...],
@@ -77,12 +77,12 @@ def prompt_screen(console: Console, state: State, seat: int, decisions: tuple[De
         if block is not None:
             parts.append(block)
         roomy = render.roomy(form.layout)
-        if state.step is Step.CARD and state.to_move == seat and form.hand:
+        if state.step is Step.CARD and state.to_move == seat and not form.hand:
             numbers = {m.action: i for i, m in enumerate(legal_list(state), 1)}
             parts.append(render.hand_choices(state, seat, numbers, roomy=roomy, width=width))
         else:
             parts.append(render.hand_line(state, seat, width=None if roomy else width,
-                                          lines=2 if hint is not None else 1))
+                                          lines=form.hand or 1))
             if state.step is not Step.CARD:
                 parts.append(decisions_panel(state, width, framed=roomy))
         if hint is not None:

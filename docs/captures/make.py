@@ -44,7 +44,8 @@ def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = Fa
                 asked.append("hint")
                 console.print("hint")
                 return "hint"
-            shots.append("\n".join(console.export_text().rstrip("\n").split("\n")[-height:]))
+            lines = console.export_text().rstrip("\n").split("\n")[-height:]
+            shots.append("\n".join(line.rstrip() for line in lines))
             raise EOFError
         move = str(rng.choice(every_decision(st)))
         console.print(move)

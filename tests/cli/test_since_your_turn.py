@@ -35,6 +35,10 @@ def test_since_last_is_what_the_others_did_after_the_seats_last_decision():
     assert [d.ply for d in since_last(ds, 3)] == list(range(1, 9))   # never decided: all
     assert [(q, [d.ply for d in run]) for q, run in by_turn(since_last(ds, 0))] == \
         [(1, [6]), (2, [7, 8])]
+    # two turns of one seat in a row (a new round): two runs, each from its card
+    card = Decision(9, 2, Move.play(3, MoveKind.GROW, company=Company.PANDA), 2, "")
+    assert [[d.ply for d in run] for _, run in by_turn(ds[6:] + [card, _d(10, 2)])] == \
+        [[7, 8], [9, 10]]
 
 
 def test_the_spaces_changed_are_those_whose_tile_changed():
@@ -84,9 +88,9 @@ class Watcher:
                 self.since.append(event.decision)
 
     def __call__(self, prompt: str) -> str:
-        if len(self.seen) >= self.prompts:
-            raise EOFError
         st = self.game.session.state
+        if len(self.seen) >= self.prompts or st.is_over():
+            raise EOFError
         text = self.console.export_text(clear=True)
         screen = text.rstrip("\n").split("\n")[-(self.height - 1):]
         self.seen.append(("\n".join(screen), list(self.since), dict(self.board_then), st))
@@ -123,7 +127,7 @@ def _entry_pattern(d: Decision, names: list[str]) -> str | None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_ai_decision_since_your_last_is_on_the_80x24_screen(players):
     seat = 1
-    w = _watch(players, seat, seed=40 + players, prompts=14)
+    w = _watch(players, seat, seed=40 + players, prompts=40)
     checked = 0
     for screen, since, board_then, st in w.seen:
         lines = screen.split("\n")
@@ -136,7 +140,7 @@ def test_every_ai_decision_since_your_last_is_on_the_80x24_screen(players):
             continue
         label = "Since your turn:" if board_then or "Since" in screen else "So far:"
         assert label in screen, screen
-        block = screen[screen.index(label):]
+        block = " ".join(screen[screen.index(label):].split())     # an entry may wrap
         for q in {d.seat for d in since}:
             assert f"{st.names[q]}:" in block, (q, screen)
         for d in since:
@@ -153,26 +157,38 @@ def test_every_ai_decision_since_your_last_is_on_the_80x24_screen(players):
     assert checked >= 5, "the games gave the test too little to check"
 
 
-def test_a_hint_is_shown_beside_the_board_at_80x24():
-    """After `hint`, the screen holds the map (every space), the hint's rows and the question,
-    within 80×24."""
-    st = State.new(4, seed=5)
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_a_hint_is_shown_beside_the_board_at_80x24(players):
+    """After `hint` at a card prompt of round 2 (the others' turns on screen too), the screen
+    holds the map (every space), the hint's three rows and what the others did, within
+    80×24."""
     console = Console(width=80, height=24, record=True, color_system=None, file=io.StringIO())
-    answers = iter(["hint"])
-    game = TerminalGame(GameSession(st, st.to_move, 1, ai_seed=5), console=console,
-                        input_fn=lambda prompt: next(answers))
-    try:
-        game.run()
-    except StopIteration:
-        pass
-    text = console.export_text()
-    screen = text.rstrip("\n").split("\n")
+    rng = random.Random(players)
+    asked = []
+    game: TerminalGame
+
+    def answer(prompt: str) -> str:
+        st = game.session.state
+        if st.round >= 2 and st.step is Step.CARD:
+            asked.append(console.export_text(clear=True))    # the screen at this prompt
+            if len(asked) > 1:
+                raise EOFError
+            return "hint"
+        return str(rng.choice(every_decision(st)))
+    game = TerminalGame(GameSession(State.new(players, seed=players), 1, 1, ai_seed=players),
+                        console=console, input_fn=answer)
+    game.run()
+    screen = asked[-1].rstrip("\n").split("\n")
     start = max(i for i, line in enumerate(screen) if line.startswith("Ekonos ·"))
     shown = screen[start:]
-    assert len(shown) <= 23 and max(map(len, shown)) <= 80, "\n".join(shown)
     joined = "\n".join(shown)
-    assert all(re.search(rf"(?<![\d|+]){sp}(  ·|[A-Z][a-z]{{2}})", joined)
+    assert len(shown) <= 23 and max(map(len, shown)) <= 80, joined
+    assert all(re.search(rf"(?<![\d|+]){sp}(  ·|[A-Za-z]{{3}})", joined)
                for sp in range(1, 37)), joined
     rows = re.findall(r"^\s*h([123]) +play \d+ \w+ \w+", joined, re.M)
     assert rows == ["1", "2", "3"], joined
-    assert "your turn" in shown[-1], joined
+    decisions = game.session.decisions
+    mine = max(i for i, d in enumerate(decisions) if d.seat == 1)
+    others = {d.seat for d in decisions[mine + 1:]}
+    assert ("Since your turn:" in joined) == bool(others), joined
+    assert all(f"{game.session.names[q]}:" in joined for q in others), joined
