@@ -63,6 +63,8 @@ def prompt_screen(console: Console, state: State, seat: int, decisions: tuple[De
     height = console.height if height is None else height
     since = since_last(decisions, seat)
     first = not any(d.seat == seat for d in decisions)
+    if first:             # a game taken over at another seat: this round's decisions only
+        since = tuple(d for d in since if d.round == state.round)
     marked = spaces_changed(since)
     shown = [d.move.card for d in since if d.move.card in state.discard]
     names = state.names
