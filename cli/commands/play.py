@@ -73,8 +73,9 @@ class TerminalGame:
 
     def __init__(self, session: GameSession, console: Console | None = None,
                  input_fn: Callable[[str], str] | None = None,
-                 typed_ahead: Callable[[], list[str]] | None = None):
+                 typed_ahead: Callable[[], list[str]] | None = None, verbose: bool = False):
         self.session = session
+        self.verbose = verbose                  # the AI's spec beside its level
         self.console = console or Console()
         self.input_fn = input_fn or (lambda prompt: self.console.input(prompt))
         # what was typed before a question (taken off the terminal's input): dropped when a
@@ -136,8 +137,9 @@ class TerminalGame:
         if s.state.is_over():              # a finished game loaded: show its end again
             self._finish()
             return 0
-        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — {level_text(s.level)}, "
-                           f"seed {s.state.seed}. Type `help` for help.")
+        spec = f" [dim]({escape(LEVELS[s.level])})[/]" if self.verbose else ""
+        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — {level_text(s.level)}"
+                           f"{spec}, seed {s.state.seed}. Type `help` for help.")
         if s.autosave is not None and s.autosave_error is not None:
             self.console.print(f"[red]Autosave is off: {escape(s.autosave_error)}.[/] Use "
                                "`save FILE` to keep the game.")
@@ -428,7 +430,8 @@ def _levels_text() -> str:
 @variant_option(default=None, help="Start-player rule of later rounds (default rulebook).")
 @click.option("--load", "load", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Resume a game saved by `ekonos play` (or play on from any position file).")
-def play(ai, level, seed, name, seat, variant, load):
+@click.option("--verbose", is_flag=True, help="Also show the AI's search spec beside its level.")
+def play(ai, level, seed, name, seat, variant, load, verbose):
     """Play Ekonos against the AI in the terminal.
 
     Type `help` at any prompt for the notation, the short forms and the commands (hint, undo,
@@ -437,7 +440,7 @@ def play(ai, level, seed, name, seat, variant, load):
     finished games are kept in its games/ folder.
     """
     game = make_game(ai=ai, level=level, seed=seed, name=name, seat=seat, variant=variant,
-                     load=load)
+                     load=load, verbose=verbose)
     if game is None:                     # another process plays there; watched, or left
         return 0
     try:
@@ -447,7 +450,8 @@ def play(ai, level, seed, name, seat, variant, load):
 
 
 def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None, load=None,
-              console: Console | None = None, input_fn=None) -> TerminalGame | None:
+              console: Console | None = None, input_fn=None,
+              verbose: bool = False) -> TerminalGame | None:
     """Flags -> a TerminalGame with the data folder's autosave (exit status 2, one line, for
     bad flags or a bad file).  When another process plays the data folder's game
     (cli.busy): asked in a terminal (None when the person watched it or quit), an error
@@ -484,4 +488,4 @@ def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None
         if e.setting is not None:
             raise click.BadParameter(str(e), param_hint=f"'--{e.setting}'") from None
         raise
-    return TerminalGame(session, console=console, input_fn=input_fn)
+    return TerminalGame(session, console=console, input_fn=input_fn, verbose=verbose)

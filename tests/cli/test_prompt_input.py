@@ -141,6 +141,15 @@ def test_the_level_is_told_by_its_number_and_words():
     assert "level 1 (beginner)" in first and "ismcts" not in first and "iterations" not in first
 
 
+def test_verbose_play_shows_the_level_s_spec(tmp_path, monkeypatch):
+    monkeypatch.setenv("EKONOS_DATA_DIR", str(tmp_path))
+    out = CliRunner().invoke(main, ["play", "--ai", "1", "--level", "2", "--seed", "3",
+                                    "--verbose"], input="quit\n")
+    assert out.exit_code == 0, out.output
+    first = out.output.splitlines()[0]
+    assert "level 2 (easy)" in first and f"({LEVELS[2]})" in " ".join(out.output.split())
+
+
 def test_hint_into_a_file_names_the_players_and_pads_nothing(tmp_path):
     st = _card_position(9, {"Crown": [1, 2, 1]})
     path = tmp_path / "p.json"
