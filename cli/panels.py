@@ -249,10 +249,9 @@ def since_block(decisions: list[Decision] | tuple, names: list[str], width: int,
         return None
     label = "So far" if first else "Since your turn"
     out = Text(label + ":", style="bold")
-    if form == "lines":
-        for d in decisions:
-            if d.move.kind is MoveKind.PASS:
-                continue
+    moved = [d for d in decisions if d.move.kind is not MoveKind.PASS]
+    if form == "lines" and moved:        # (only passes: told as one entry below)
+        for d in moved:
             line = Text(names[d.seat], style="bold") + Text(": ") + \
                 _since_move(d, names, "cards") + Text(f" — {d.reason}", style="dim")
             line.truncate(width, overflow="ellipsis")
@@ -264,10 +263,10 @@ def since_block(decisions: list[Decision] | tuple, names: list[str], width: int,
         moves = [t for t in (_since_move(d, names, form) for d in run) if t is not None]
         entry = Text(names[seat], style="bold") + Text(": ") + \
             (Text(", ").join(moves) if moves else Text("pass", style="dim"))
-        if not fresh and used + 3 + entry.cell_len > width:
-            out.append("\n")
-            used, fresh = 0, True
         sep = (" " if used else "") if fresh else " · "
+        if used and used + len(sep) + entry.cell_len > width:    # the next line (the label's
+            out.append("\n")                                     # too, if it cannot hold it)
+            used, fresh, sep = 0, True, ""
         out.append(sep)
         out.append_text(entry)
         used += len(sep) + entry.cell_len

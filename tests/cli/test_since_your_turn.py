@@ -192,3 +192,18 @@ def test_a_hint_is_shown_beside_the_board_at_80x24(players):
     others = {d.seat for d in decisions[mine + 1:]}
     assert ("Since your turn:" in joined) == bool(others), joined
     assert all(f"{game.session.names[q]}:" in joined for q in others), joined
+
+
+def test_the_since_block_tells_a_turn_of_passes_and_packs_entries_within_the_width():
+    from cli.panels import since_block
+    names = ["Ada", "Bruno", "Chiara"]
+    passes = [_d(1, 1), _d(2, 1)]
+    for form in ("lines", "cards", "short"):
+        assert since_block(passes, names, 80, form).plain == "Since your turn: Bruno: pass"
+    card = Decision(3, 2, Move.play(3, MoveKind.PLACE, space=12), 1, "a reason")
+    many = [card, _d(4, 2, "buy")] * 6
+    for width in (40, 60, 80):
+        text = since_block(many, names, width, "short").plain
+        assert all(len(line) <= width for line in text.split("\n")), text
+        assert text.count("Chiara: 3 place 12, buy Cro") == 6, text
+    assert since_block([], names, 80) is None
