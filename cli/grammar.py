@@ -9,10 +9,9 @@ Accepted (documented in the in-game `help` and README "How to play"):
 * a move in the notation of docs/position-format.md (`play 7 place 12`, `sell Crown`, `pass`,
   ...), any case, companies by a prefix of at least 3 letters;
 * short forms, per step:
-    card:          [play] CARD VERB ARG    CARD = a card number in the hand, or `#k` for the
-                                           k-th card of the hand (`2` also means the 2nd card
-                                           when the hand holds no card 2; if both readings name
-                                           different cards the person is asked which);
+    card:          [play] CARD VERB ARG    CARD = a card number in the hand (a number that is
+                                           no card of the hand is refused, with the hand), or
+                                           `#k` for the k-th card of the hand;
                    VERB ARG                the card left out when only one card in the hand
                                            can do it: `g crown`, `p crown 12`, `pr 12`, `p 12`;
                    VERB = place|p, protect|pr, grow|g.
@@ -265,7 +264,10 @@ def _interpret_card(text: str, words: list[str], state: State) -> Move:
 
 
 def _card_candidates(ref: str, hand: list[int], text: str) -> list[int]:
-    """A card reference -> [card]; MoveError when it names no card or is ambiguous."""
+    """A card reference -> [card]: a number is the card of that number, never a position in
+    the hand (a mistyped card must not play another); `#k` is the k-th card of the hand.
+    MoveError when it names no card of the hand, with the hand."""
+    cards = ", ".join(map(str, hand))
     if ref.startswith("#"):
         k = int(ref[1:])
         if not 1 <= k <= len(hand):
@@ -273,18 +275,8 @@ def _card_candidates(ref: str, hand: list[int], text: str) -> list[int]:
                                    f"{'' if len(hand) == 1 else 's'}: #1 to #{len(hand)}")
         return [hand[k - 1]]
     n = int(ref)
-    as_card = n if n in hand else None
-    as_pos = hand[n - 1] if 1 <= n <= len(hand) else None
-    if as_card is not None and as_pos is not None and as_card != as_pos:
-        raise InvalidMoveError(text, f"`{n}` could be card {n} or the card at position {n} of "
-                               f"your hand (card {as_pos}): write `play {n} ...` for card {n}, "
-                               f"or `#{n} ...` for card {as_pos}")
-    if as_card is not None:
-        return [as_card]
-    if as_pos is not None:
-        return [as_pos]
+    if n in hand:
+        return [n]
     if 1 <= n <= 36:
-        raise InvalidMoveError(text, f"card {n} is not in your hand "
-                               f"(hand: {', '.join(map(str, hand))})")
-    raise InvalidMoveError(text, f"{n} is neither a card of your hand nor a position in it "
-                           f"(1-{len(hand)})")
+        raise InvalidMoveError(text, f"card {n} is not in your hand (hand: {cards})")
+    raise InvalidMoveError(text, f"there is no card {n}: cards are 1-36 (hand: {cards})")

@@ -23,10 +23,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def move_label(move: Move) -> str:
-    """The notation of a move, with the step of a pass named: `sell: pass`, `buy: pass`."""
+#: The same, in one line (beside the table at 80×24).
+EVEN_SHORT = "The search cannot tell them apart: any is about as good as the others."
+
+
+def move_label(move: Move, names: list[str] | None = None) -> str:
+    """The notation of a move, with the step of a pass named (`sell: pass`, `buy: pass`) and,
+    with `names`, the successor named by player (`successor Bruno`)."""
     if move.kind is MoveKind.PASS:
         return f"{move.step}: pass"
+    if move.kind is MoveKind.SUCCESSOR and names is not None:
+        return f"successor {names[move.seat]}"
     return str(move)
 
 
@@ -217,14 +224,37 @@ def skipped_buy(before: State, after: State, move: Move, you: int | None) -> str
     return f"{why}: {whose}buy skipped"
 
 
-def line_players(state: State, texts: list[str]) -> list[int | None]:
-    """The seat that makes each decision of a line of play (canonical texts) from `state`
-    (a position whose hands are all known, as a session's are).  The line was thought on a
-    guess of the other hands, so a card it plays may sit in another hand here: it is swapped
-    in (the seats only depend on public facts).  None from the first decision that cannot be
-    followed."""
+def skipped_steps(before: State, after: State, move: Move, you: int | None) -> tuple[str, ...]:
+    """The steps of the turn of `you` (the person) that the engine took for them after `move`
+    (a step with one legal decision is never asked): `("sell",)`, `("buy",)`, both, or none.
+    What the person typed ahead for those steps must not land on the next question."""
+    turn = before.turn
+    player = turn.player if turn is not None else before.to_move
+    if you is None or player != you or move.step in (Step.BUY, Step.OVER):
+        return ()
+    later = after.turn
+    goes_on = not after.is_over() and later is not None and later.player == player \
+        and after.round == before.round
+    if goes_on and after.step not in (Step.BUY,):
+        return ()                            # still to come: an expansion, the sale, ...
+    sell = move.step in (Step.CARD, Step.EXPAND_CHOICE, Step.EXPAND) and \
+        not (goes_on and after.step is Step.SELL)
+    return (("sell",) if sell else ()) + (() if goes_on else ("buy",))
+
+
+def read_line(state: State, texts: list[str]) -> tuple[list[int | None], list[str]]:
+    """Who makes each decision of a line of play (canonical texts) from `state`, and each
+    decision's label for a person (`move_label`: `buy: pass`, `successor Bruno`).  The line was
+    thought on a guess of the other hands, so a card it plays may sit in another hand here: it
+    is swapped in (the seats only depend on public facts); hands `state` does not know are
+    dealt at random first, for the same reason.  From the first decision that cannot be
+    followed: None, and the text as it is."""
     st = state.copy()
-    out: list[int | None] = []
+    if not all(st.hand_known(q) for q in range(st.nplayers)):
+        seat = st.to_move
+        st.determinize(seat if seat is not None and st.hand_known(seat) else -1, 0)
+    seats: list[int | None] = []
+    labels: list[str] = []
     for text in texts:
         if st.is_over():
             break
@@ -236,8 +266,16 @@ def line_players(state: State, texts: list[str]) -> list[int | None]:
             st.push(move)
         except ValueError:            # EkonosError is a ValueError
             break
-        out.append(seat)
-    return out + [None] * (len(texts) - len(out))
+        seats.append(seat)
+        labels.append(move_label(move, st.names))
+    rest = texts[len(seats):]
+    return seats + [None] * len(rest), labels + list(rest)
+
+
+def line_players(state: State, texts: list[str]) -> list[int | None]:
+    """The seat that makes each decision of a line of play (`read_line`); None from the first
+    decision that cannot be followed."""
+    return read_line(state, texts)[0]
 
 
 def _hold(st: State, seat: int, card: int) -> None:

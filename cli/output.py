@@ -103,3 +103,41 @@ def interrupted() -> NoReturn:
     ignore_second_interrupt()
     click.echo("Interrupted.", err=True)
     sys.exit(INTERRUPTED)
+
+
+def print_report(console, *renderables) -> None:
+    """Print rich `renderables` on `console`; into a file or a pipe (no terminal) without the
+    spaces rich pads each line of a table with up to the console's width."""
+    if console.is_terminal:
+        for r in renderables:
+            console.print(r)
+        return
+    with console.capture() as captured:
+        for r in renderables:
+            console.print(r)
+    text = captured.get()
+    console.file.write("\n".join(line.rstrip() for line in text.split("\n")))
+    console.file.flush()
+
+
+def typed_ahead(stream=None) -> list[str]:
+    """The lines typed into the terminal before the program asked for them (pending on
+    `stream`, stdin by default), taken off it so that they are not read as answers to the next
+    question; [] when the stream is no terminal (a script's answers are meant in order) or
+    cannot be polled."""
+    import os
+    import select
+    stream = sys.stdin if stream is None else stream
+    data = b""
+    try:
+        if not stream.isatty():
+            return []
+        fd = stream.fileno()
+        while select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            data += chunk
+    except (AttributeError, ValueError, OSError):
+        pass
+    return [line for line in data.decode(errors="replace").splitlines() if line.strip()]

@@ -4,6 +4,7 @@ list, the hint table and the log.  Rich renderables and console markup; names of
 always escaped (text, never markup)."""
 from __future__ import annotations
 
+from rich.console import Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -14,9 +15,9 @@ from ekonos.moves import Move, MoveKind
 from ekonos.rules import Step
 
 from cli.grammar import every_decision, legal_list
-from cli.narration import EVEN_NOTE, move_label, plural
-from cli.render import card_text, cname, spaces_text
-from cli.events import Decision
+from cli.narration import EVEN_NOTE, EVEN_SHORT, move_label, plural
+from cli.render import card_text, cname, company_text, short, spaces_text
+from cli.events import Decision, by_turn
 
 
 def step_question(state: State, seat: int) -> str:
@@ -146,35 +147,62 @@ def full_list(state: State) -> Panel | Table:
 HINT_NARROW = 56
 
 
-def hint_table(result: dict, names: list[str] | None = None, width: int = 80) -> Table:
+def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
+               compact: bool = False) -> Table | Group:
     """The advice of `GameSession.hint` as a table: rows h1, h2, ... (type the label to play
     it) best first by win share, with the visits behind each figure and the expected
-    continuation, each decision with its player; under it, when the win shares are too close
-    to tell apart, a line that says so.  A terminal narrower than HINT_NARROW gets the label,
-    decision, win share and score only."""
-    table = Table(title=f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)",
-                  title_justify="left", box=None, show_edge=False, padding=(0, 1),
-                  caption=EVEN_NOTE if result.get("even") else None, caption_justify="left")
+    continuation, each decision with its player (grouped: `Anna: play 3 grow Crown, buy:
+    pass`); under it, when the win shares are too close to tell apart, a line that says so.
+    A terminal narrower than HINT_NARROW gets the label, decision, win share and score only.
+    `compact` (beside the table at 80×24): each row on one line, the continuation cut short."""
+    title = (f"Hint ({result['iterations']} iterations; h1, h2, … plays a row)" if compact
+             else f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)")
+    note = (EVEN_SHORT if compact else EVEN_NOTE) if result.get("even") else None
+    table = Table(title=title, title_justify="left", box=None, show_edge=False, padding=(0, 1))
     cols = ["", "decision", "win share", "score", "visits", "then"]
     if width < HINT_NARROW:
         cols = cols[:4]
+    elif compact and width < 100:
+        cols.remove("visits")
+    rows = [{"": f"h{i}", "decision": m.get("label", m["move"]),
+             "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
+             "score": "—" if m["score"] is None else f"{m['score']:.1f}",
+             "visits": str(m["visits"])} for i, m in enumerate(result["moves"], 1)]
     for col in cols:
-        table.add_column(col, justify="left" if col in ("decision", "then", "") else "right",
-                         overflow="fold", no_wrap=col == "decision")   # a decision stays whole
-    for i, m in enumerate(result["moves"], 1):
-        then = Text()
-        for k, (text, who) in enumerate(zip(m["line"][:4], m.get("players", [None] * 4))):
-            if k:
-                then.append(", ")
-            if who is not None and names is not None:
-                then.append(f"{names[who]}: ", style="dim")
-            then.append(text)
-        cells = {"": Text(f"h{i}", style="bold cyan"), "decision": m["move"],
-                 "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
-                 "score": "—" if m["score"] is None else f"{m['score']:.1f}",
-                 "visits": str(m["visits"]), "then": then}
+        name = "win" if compact and width < 100 and col == "win share" else col
+        # every column but the continuation keeps its width whole; that one gives way
+        whole = max([len(name)] + [len(r[col]) for r in rows]) if col != "then" else None
+        table.add_column(name, justify="left" if col in ("decision", "then", "") else "right",
+                         overflow="ellipsis" if compact else "fold", min_width=whole,
+                         no_wrap=col == "decision" or compact)   # a decision stays whole
+    for m, cells in zip(result["moves"], rows):
+        cells = dict(cells, **{"": Text(cells[""], style="bold cyan"),
+                               "then": continuation_text(m.get("labels", m["line"])[:4],
+                                                         m.get("players"), names)})
         table.add_row(*(cells[c] for c in cols))
-    return table
+    # the note under the table, as wide as the screen (a table's caption is as narrow as it)
+    return Group(table, Text(note, style="dim")) if note else table
+
+
+def continuation_text(labels: list[str], players: list[int | None] | None,
+                      names: list[str] | None) -> Text:
+    """A line of play (cli.narration.read_line's labels: a pass says of which step, a
+    successor is named) with who makes each decision, a player's decisions in a row grouped:
+    `Anna: play 3 grow Crown, sell: pass · You: buy Panda`."""
+    out = Text()
+    who_before: object = object()
+    for k, text in enumerate(labels):
+        who = players[k] if players is not None and k < len(players) else None
+        named = who is not None and names is not None
+        if named and who != who_before:
+            if k:
+                out.append(" · ")
+            out.append(f"{names[who]}: ", style="dim")
+        elif k:
+            out.append(", ")
+        out.append(text)
+        who_before = who
+    return out
 
 
 def log_table(decisions: list[Decision], names: list[str]) -> Table:
@@ -183,5 +211,64 @@ def log_table(decisions: list[Decision], names: list[str]) -> Table:
     for col in ("#", "round", "player", "decision"):
         table.add_column(col, justify="right" if col in ("#", "round") else "left")
     for d in decisions:
-        table.add_row(str(d.ply), str(d.round), Text(names[d.seat]), move_label(d.move))
+        table.add_row(str(d.ply), str(d.round), Text(names[d.seat]),
+                      move_label(d.move, names))
     return table
+
+
+#: How much the "since your turn" block spells out, from the most to the least: a line a
+#: decision with its reason; the cards with what they are; the moves only.
+SINCE_FORMS = ("lines", "cards", "short")
+
+
+def _since_move(d: Decision, names: list[str], form: str) -> Text | None:
+    """One decision in few characters (None for a pass: it changes nothing)."""
+    m = d.move
+    if m.kind is MoveKind.PASS:
+        return None
+    if m.kind is MoveKind.SUCCESSOR:
+        return Text(f"successor {names[m.seat]}")
+    arg = (company_text(m.company, short(str(m.company))) if m.kind is MoveKind.GROW
+           else Text(str(m.space)))
+    if m.card is not None:
+        head = card_text(m.card, pad=False) if form != "short" else Text(str(m.card))
+        return head + Text(f" {m.kind} ") + arg
+    if m.kind in (MoveKind.SELL, MoveKind.BUY):
+        return Text(f"{m.kind} ") + company_text(m.company, short(str(m.company)))
+    return Text(str(m))
+
+
+def since_block(decisions: list[Decision] | tuple, names: list[str], width: int,
+                form: str = "cards", first: bool = False) -> Text | None:
+    """The other seats' decisions since the person's last one (cli.events.since_last), under
+    "Since your turn" (`first`: the person has not decided yet: "So far").  `form` "lines": a
+    line a decision with its reason, cut to `width`; "cards" and "short": a seat's decisions
+    in one entry, `Bruno: 34 Gem|Pan+Cro place 22, buy Gem`, entries packed into lines of
+    `width` ("short" without what the cards are).  None when there is nothing to tell."""
+    if not decisions:
+        return None
+    label = "So far" if first else "Since your turn"
+    out = Text(label + ":", style="bold")
+    moved = [d for d in decisions if d.move.kind is not MoveKind.PASS]
+    if form == "lines" and moved:        # (only passes: told as one entry below)
+        for d in moved:
+            line = Text(names[d.seat], style="bold") + Text(": ") + \
+                _since_move(d, names, "cards") + Text(f" — {d.reason}", style="dim")
+            line.truncate(width, overflow="ellipsis")
+            out.append("\n")
+            out.append_text(line)
+        return out
+    used, fresh = out.cell_len, True            # fresh: no entry on this line yet
+    for seat, run in by_turn(decisions):
+        moves = [t for t in (_since_move(d, names, form) for d in run) if t is not None]
+        entry = Text(names[seat], style="bold") + Text(": ") + \
+            (Text(", ").join(moves) if moves else Text("pass", style="dim"))
+        sep = (" " if used else "") if fresh else " · "
+        if used and used + len(sep) + entry.cell_len > width:    # the next line (the label's
+            out.append("\n")                                     # too, if it cannot hold it)
+            used, fresh, sep = 0, True, ""
+        out.append(sep)
+        out.append_text(entry)
+        used += len(sep) + entry.cell_len
+        fresh = False
+    return out

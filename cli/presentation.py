@@ -75,3 +75,16 @@ def short_move(text: str) -> str:
         return text
     arg = move.company if move.kind is MoveKind.GROW else move.space
     return f"{move.card} {move.kind} {arg}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The AI's levels, as a player reads them (their specs are for the lab: search/bots.py).
+
+#: How strong each level of `ekonos play` is, in words (README, "The levels").
+LEVEL_WORDS = {1: "beginner", 2: "easy", 3: "strong", 4: "strongest"}
+
+
+def level_text(level: int) -> str:
+    """`level 3 (strong)`: a level by its number and its strength in words."""
+    words = LEVEL_WORDS.get(level)
+    return f"level {level} ({words})" if words else f"level {level}"

@@ -11,8 +11,7 @@ the same object.  What it does:
 * the record: the position plus a `"play"` field (the start position and every decision since),
   written to the autosave after every decision, and to the records folder when the game ends;
   `load` resumes it exactly;
-* hints through `search.analysis`: rows h1, h2, ... best first by win share, each line of play
-  with its players; `decide("h1")` plays a row of the last hint of this position;
+* hints through `search.analysis`, rows h1, h2, ... kept per position (`decide("h1")`);
 * the review of the game (`search.review`) once it is over;
 * events: every change is returned as a list of events and handed to each subscriber
   (`subscribe(callback)`): `DecisionMade` (with the reason line of `cli.narration`),
@@ -47,7 +46,7 @@ from cli import storage
 from cli.grammar import Command, interpret
 from cli.events import (AutosaveFailed, Decision, DecisionMade, Event, GameOver, RecordFailed,
                         Redone, RoundStarted, Undone)
-from cli.narration import describe, line_players, plural
+from cli.narration import describe, plural, read_line, skipped_steps
 from cli.record import DEFAULT_LEVEL, RecordError, read_record, write_record
 
 HINT_FLOOR = 10000               # a hint searches at least this many iterations (about 0.5 s)
@@ -55,8 +54,7 @@ _SEED_HINT = 0x48494E54          # derive_seed tag of a hint's search
 
 
 class SessionError(EkonosError):
-    """A setting, a record or a request the session cannot take.  `setting` names the setting
-    at fault (`level`, `seat`, `ai`, `name`) when there is one."""
+    """A setting, a record or a request the session cannot take; `setting`: the one at fault."""
 
     def __init__(self, message: str, setting: str | None = None):
         super().__init__(message)
@@ -136,7 +134,7 @@ class GameSession:
         self._bots = self._make_bots(level)
         self._head = _Head(self.start.copy(history=True), (), 0)
         self._redo: list[tuple[Decision, ...]] = []
-        self._hints: tuple[int, tuple[Move, ...]] = (-1, ())   # (version, rows) of the last hint
+        self._hints: dict[tuple[int, ...], tuple[Move, ...]] = {}   # a position's hint rows
         self._subscribers: list[Callable[[Event], None]] = []
         self.over: GameOver | None = None
         self.record_dir = Path(record_dir) if record_dir is not None else None
@@ -385,14 +383,15 @@ class GameSession:
         least HINT_FLOOR iterations, from the person's view only.  The search's `top` best
         decisions (the most visited; under `root=halving`, the survivor and the moves that
         lasted longest), shown best first by the search's win share (`win_raw`; then expected
-        score: the calibrated `win` keeps that order); each move's
-        continuation has `players`, the seat of each of its decisions.  Kept for `h1`, `h2`, ...
-        (`hint_moves`) until the position changes."""
+        score: the calibrated `win` keeps that order); each move has its `label` for a person
+        (cli.narration.move_label) and its continuation `players` (the seat of each decision)
+        and `labels`.  Kept for `h1`, `h2`, ... (`hint_moves`) of this position, which undo
+        and redo may come back to."""
         with self.lock:
             st = self._head.state.copy()
             seed = derive_seed(self.ai_seed, self.ply, _SEED_HINT)
             level = self.level
-            version = self._head.version
+            path = self._path()
         kwargs = level_params(level)
         iterations = max(kwargs.get("iterations", 0), HINT_FLOOR)
         result = analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
@@ -400,17 +399,19 @@ class GameSession:
         result["moves"].sort(key=lambda m: (-(m["win_raw"] if m["win"] is not None else -1),
                                             -(m["score"] if m["score"] is not None else -1e9)))
         for m in result["moves"]:
-            m["players"] = line_players(st, [m["move"]] + m["line"])[1:]
+            seats, labels = read_line(st, [m["move"]] + m["line"])
+            m["players"], m["label"], m["labels"] = seats[1:], labels[0], labels[1:]
         with self.lock:
-            if self._head.version == version:
-                self._hints = (version, tuple(st.parse_move(m["move"])
-                                              for m in result["moves"]))
+            self._hints[path] = tuple(st.parse_move(m["move"]) for m in result["moves"])
         return result
 
     def hint_moves(self) -> tuple[Move, ...]:
-        """The rows of the last hint (h1 first), if it was given for the position now."""
-        version, moves = self._hints
-        return moves if version == self._head.version else ()
+        """The rows of the last hint of the position now (h1 first), if it had one."""
+        return self._hints.get(self._path(), ())
+
+    def _path(self) -> tuple[int, ...]:
+        """The position now, as the decisions that led to it from `start`."""
+        return tuple(d.move.action for d in self._head.decisions)
 
     def review(self, seat: int | None = None, iterations: int | None = None, seed: int = 0,
                progress: Callable[[int, int], None] | None = None):
@@ -436,7 +437,8 @@ class GameSession:
             after = before.copy(history=True)
             after.push(move)
             d = Decision(self.ply0 + len(head.decisions) + 1, seat, move, before.round,
-                         describe(before, after, move, seat, self.human))
+                         describe(before, after, move, seat, self.human),
+                         skipped_steps(before, after, move, self.human))
             self._head = _Head(after, head.decisions + (d,), head.version + 1)
             events: list[Event] = [DecisionMade(d, seat == self.human)]
             if after.round != before.round and not after.is_over():

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from cli.errors import load_position
-from cli.narration import EVEN_NOTE
+from cli.narration import EVEN_NOTE, read_line
+from cli.output import print_report
+from cli.panels import continuation_text
 from cli.options import FiniteFloatRange, example, json_option, level_option, seed_option
 from cli.record import DEFAULT_LEVEL
 from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_params
@@ -68,10 +69,10 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
         click.echo(json.dumps({k: result[k] for k in keys}, indent=2))
         return
     out = Console()
-    # a name is text, never markup
-    out.print(f"[bold]{escape(result['player'])}[/] (seat {result['to_move']}) to decide, "
-              f"step [bold]{result['step']}[/], level {level}'s search, "
-              f"{result['iterations']} iterations")
+    state_names = state.names
+    parts = [Text.assemble((result["player"], "bold"), f" (seat {result['to_move']}) to decide, "
+                           f"step ", (str(result["step"]), "bold"), f", level {level}'s search, "
+                           f"{result['iterations']} iterations")]
     # the move and its figures never fold; a narrow screen leaves out the continuation, then
     # the visits and the score
     cols = ["#", "move", "visits", "win", "score", "expected continuation"]
@@ -83,16 +84,20 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
         table.add_column(col, justify="left" if left else "right",
                          no_wrap=col != "expected continuation")
     for i, m in enumerate(result["moves"], 1):
-        cells = {"#": str(i), "move": Text(m["move"]), "visits": str(m["visits"]),
+        # who makes each decision of the continuation, and each pass's step, from the file's
+        # public facts (cli.narration.read_line)
+        seats, labels = read_line(state, [m["move"]] + m["line"])
+        cells = {"#": str(i), "move": Text(labels[0]), "visits": str(m["visits"]),
                  "win": "—" if m["win"] is None else f"{m['win']:.1%}",
                  "score": "—" if m["score"] is None else f"{m['score']:.1f}",
-                 "expected continuation": Text(", ".join(m["line"]))}
+                 "expected continuation": continuation_text(labels[1:], seats[1:], state_names)}
         table.add_row(*(cells[c] for c in cols))
-    out.print(table)
+    parts.append(table)
     if result["even"]:
-        out.print(Text(EVEN_NOTE, style="dim"))
+        parts.append(Text(EVEN_NOTE, style="dim"))
     if result["full"]:
         done = result["iterations"]
-        out.print(Text(FULL_NOTE.format(nodes=result["nodes"],
-                                        done=f"{done} of {iterations}" if iterations else done),
-                       style="yellow"))
+        parts.append(Text(FULL_NOTE.format(nodes=result["nodes"],
+                                           done=f"{done} of {iterations}" if iterations else done),
+                          style="yellow"))
+    print_report(out, *parts)

@@ -15,26 +15,27 @@ import sys
 from typing import Callable
 
 import click
-from rich.console import Console, Group
+from rich.console import Console
 from rich.markup import escape
-from rich.text import Text
 
 from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
-from ekonos.rules import Step
 from search.bots import LEVELS, parse_spec
 
-from cli import render, storage
+from cli import output, render, storage
 from cli.busy import BESIDE, WATCH, open_beside
 from cli.busy import choose as busy_choice, refusal as busy_refusal, watch as busy_watch
 from cli.errors import InputError
 from cli.options import level_option, seed_option, variant_option
-from cli.grammar import Command, interpret, legal_list
-from cli.panels import decisions_panel, full_list, hint_table, log_table, step_question
+from cli.grammar import Command, interpret
+from cli.panels import full_list, log_table, step_question
+from cli.screen import prompt_screen
 from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFailed,
                         RoundStarted)
 from cli.commands.review import offer_review
 from cli.commands.rules import RULES
+from cli.narration import move_label
+from cli.presentation import level_text
 from cli.session import GameSession, NothingToRedo, NothingToUndo, SessionError
 from ekonos.moves import MoveKind
 
@@ -55,6 +56,8 @@ HELP = """\
   undo    your previous decision   redo    what undo took back
   show    the board again          log     the decisions so far (`log all`)
   save F  save the game in F       quit    save and leave
+"Since your turn" lists what the others did since your last decision; the map
+shows the spaces they changed in CAPITALS.
 The game is saved after every decision in {autosave}."""
 
 
@@ -69,10 +72,17 @@ class TerminalGame:
     where everything is printed."""
 
     def __init__(self, session: GameSession, console: Console | None = None,
-                 input_fn: Callable[[str], str] | None = None):
+                 input_fn: Callable[[str], str] | None = None,
+                 typed_ahead: Callable[[], list[str]] | None = None, verbose: bool = False):
         self.session = session
+        self.verbose = verbose                  # the AI's spec beside its level
         self.console = console or Console()
         self.input_fn = input_fn or (lambda prompt: self.console.input(prompt))
+        # what was typed before a question (taken off the terminal's input): dropped when a
+        # step of the person's was taken for them, so it cannot answer the next one
+        self.typed_ahead = typed_ahead or (output.typed_ahead if input_fn is None
+                                           else (lambda: []))
+        self._skipped: tuple[str, ...] = ()     # the person's steps taken since the last prompt
         self._shown: int | None = None          # the version shown with the board
         session.subscribe(self._on_event)
         for note in session.notes:
@@ -102,11 +112,13 @@ class TerminalGame:
         s = self.session
         if isinstance(event, DecisionMade):
             d = event.decision
+            self._skipped += d.skipped
             if not event.human and d.move.kind is MoveKind.PASS and not d.reason.endswith(
                     "buy skipped"):
                 return                     # an AI's pass changes nothing: not worth a line
             style = "bold green" if event.human else "bold"
-            c.print(f"[{style}]{escape(s.names[d.seat])}[/]: [bold]{d.move}[/] — "
+            c.print(f"[{style}]{escape(s.names[d.seat])}[/]: "
+                    f"[bold]{escape(move_label(d.move, s.names))}[/] — "
                     f"{escape(d.reason)}")
         elif isinstance(event, RoundStarted):
             c.rule(f"Round {event.round} of {event.rounds}: new hands, "
@@ -125,8 +137,9 @@ class TerminalGame:
         if s.state.is_over():              # a finished game loaded: show its end again
             self._finish()
             return 0
-        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — level {s.level} "
-                           f"({LEVELS[s.level]}), seed {s.state.seed}. Type `help` for help.")
+        spec = f" [dim]({escape(LEVELS[s.level])})[/]" if self.verbose else ""
+        self.console.print(f"[bold]Ekonos[/]: {self._players_line()} — {level_text(s.level)}"
+                           f"{spec}, seed {s.state.seed}. Type `help` for help.")
         if s.autosave is not None and s.autosave_error is not None:
             self.console.print(f"[red]Autosave is off: {escape(s.autosave_error)}.[/] Use "
                                "`save FILE` to keep the game.")
@@ -197,36 +210,35 @@ class TerminalGame:
             move = turn.think()
         s.commit(turn, move)
 
-    def _show(self) -> None:
-        """The table, the hand and the decisions, and the question, in the richest layout
-        that fits the terminal with the prompt line below it (cli.render.screens)."""
-        self.console.print(self.screen()[1])
+    def _show(self, hint: dict | None = None) -> None:
+        """The prompt's screen (cli.screen): the table, what the others did since your last
+        decision, the hand (or `hint` beside the table), the question, in the richest form
+        that fits the terminal with the prompt line below it."""
+        self.console.print(self.screen(hint=hint)[1])
         self._shown = self.session.version
 
-    def screen(self, width: int | None = None, height: int | None = None):
+    def screen(self, width: int | None = None, height: int | None = None,
+               hint: dict | None = None):
         """(layout, renderable) of the decision prompt for a terminal of `width` × `height`
-        (the console's by default): the board, the hand, the decisions, the question; one
-        line is left for the prompt."""
-        width = self.console.width if width is None else width
-        height = self.console.height if height is None else height
-        st, seat = self.session.state, self.session.human
+        (the console's by default); one line is left for the prompt."""
+        s = self.session
+        return prompt_screen(self.console, s.state, s.human, s.decisions, width, height, hint)
 
-        def build(layout: str) -> Group:
-            parts = [render.board_view(st, layout, width, seat)]
-            if st.step is Step.CARD and st.to_move == seat:
-                numbers = {m.action: i for i, m in enumerate(legal_list(st), 1)}
-                parts.append(render.hand_choices(st, seat, numbers, roomy=render.roomy(layout),
-                                                 width=width))
-            else:
-                parts.append(render.hand_line(st, seat, width=width if layout == "tight"
-                                              else None))
-                parts.append(decisions_panel(st, width, framed=render.roomy(layout)))
-            parts.append(Text.from_markup(f"[bold green]{step_question(st, seat)}[/]"))
-            return Group(*parts)
-        return render.fit(self.console, build, height - 1, width)
+    def _drop_typed_ahead(self) -> None:
+        """After a step of the person's was taken for them, what they typed ahead (meant for
+        it) is dropped with a note, never read as the answer to the next question."""
+        skipped, self._skipped = self._skipped, ()
+        lines = self.typed_ahead() if skipped else []
+        if lines:
+            steps = " and ".join(skipped)
+            self.console.print("[yellow]Dropped what you typed ahead[/] ("
+                               + ", ".join(f"`{escape(line.strip())}`" for line in lines)
+                               + f"): your {steps} step{'s were' if len(skipped) > 1 else ' was'}"
+                               " taken for you (nothing to choose). Answer the question below.")
 
     def _human_decision(self) -> None:
         s = self.session
+        self._drop_typed_ahead()
         if self._shown != s.version:
             self._show()
         else:
@@ -268,7 +280,7 @@ class TerminalGame:
         elif cmd.name == "hint":
             with c.status("Thinking about your position…", spinner="dots"):
                 result = s.hint(top=3)
-            c.print(hint_table(result, s.names, c.width))
+            self._show(hint=result)
         elif cmd.name == "save":
             self._save(cmd.arg)
         elif cmd.name in ("undo", "redo"):
@@ -278,7 +290,9 @@ class TerminalGame:
                 c.print(f"[red]✗ {escape(str(e))}[/]")
                 return False
             done = {"undo": "Undone", "redo": "Redone"}[cmd.name]
-            c.print(f"{done}: {', '.join(str(d.move) for d in moved)}")
+            c.print(f"{done}: " + ", ".join(f"{escape(s.names[d.seat])} "
+                                            f"{escape(move_label(d.move, s.names))}"
+                                            for d in moved))
             return True
         elif cmd.name == "quit":
             raise QuitGame
@@ -416,7 +430,8 @@ def _levels_text() -> str:
 @variant_option(default=None, help="Start-player rule of later rounds (default rulebook).")
 @click.option("--load", "load", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Resume a game saved by `ekonos play` (or play on from any position file).")
-def play(ai, level, seed, name, seat, variant, load):
+@click.option("--verbose", is_flag=True, help="Also show the AI's search spec beside its level.")
+def play(ai, level, seed, name, seat, variant, load, verbose):
     """Play Ekonos against the AI in the terminal.
 
     Type `help` at any prompt for the notation, the short forms and the commands (hint, undo,
@@ -425,7 +440,7 @@ def play(ai, level, seed, name, seat, variant, load):
     finished games are kept in its games/ folder.
     """
     game = make_game(ai=ai, level=level, seed=seed, name=name, seat=seat, variant=variant,
-                     load=load)
+                     load=load, verbose=verbose)
     if game is None:                     # another process plays there; watched, or left
         return 0
     try:
@@ -435,7 +450,8 @@ def play(ai, level, seed, name, seat, variant, load):
 
 
 def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None, load=None,
-              console: Console | None = None, input_fn=None) -> TerminalGame | None:
+              console: Console | None = None, input_fn=None,
+              verbose: bool = False) -> TerminalGame | None:
     """Flags -> a TerminalGame with the data folder's autosave (exit status 2, one line, for
     bad flags or a bad file).  When another process plays the data folder's game
     (cli.busy): asked in a terminal (None when the person watched it or quit), an error
@@ -472,4 +488,4 @@ def make_game(ai=None, level=None, seed=None, name=None, seat=None, variant=None
         if e.setting is not None:
             raise click.BadParameter(str(e), param_hint=f"'--{e.setting}'") from None
         raise
-    return TerminalGame(session, console=console, input_fn=input_fn)
+    return TerminalGame(session, console=console, input_fn=input_fn, verbose=verbose)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli import storage
 from cli.errors import InputError, refuse_overwrite, save_figure
 from cli.options import example, json_option, seed_option
+from cli.output import print_report
 from cli.render.review import review_report
 from search.bots import MAX_ITERATIONS
 from search.review import DEFAULT_ITERATIONS, GameReview, replay_record, review_game
@@ -83,7 +84,7 @@ def review(game: Path, seat: int | None, as_json: bool, png: Path | None, force:
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        console.print(review_report(result, console.width))
+        print_report(console, review_report(result, console.width))
     if png is not None:
         draw_png(result, png)
         if not as_json:

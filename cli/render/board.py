@@ -42,11 +42,13 @@ def _cells(board) -> dict[int, tuple[str, bool]]:
     return cells
 
 
-def map_text(board, compact: bool = False) -> Text:
+def map_text(board, compact: bool = False, marked: frozenset[int] = frozenset()) -> Text:
     """The 36 spaces on the grid (`board`: a State, or a position file's board object); each
     shows its number, company (colour and 3 letters) and a `!` when protected, as in position
     files.  Lines join neighbouring spaces: ── │ ╲ ╱.  `compact` draws 6-character cells
-    (`12Pan!`) one column apart: 55 columns instead of 70, the same 11 lines."""
+    (`12Pan!`) one column apart: 55 columns instead of 70, the same 11 lines.  The spaces
+    `marked` (changed since the person's last decision) show their company in capitals,
+    underlined and in reverse: `12PAN!`."""
     cells = _cells(board)
     cell, gap = (CELL - 1, 1) if compact else (CELL, GAP)
     out = Text()
@@ -62,8 +64,11 @@ def map_text(board, compact: bool = False) -> Text:
             else:
                 company, prot = cells[sp]
                 style = COMPANY_STYLE[company] + (" bold" if prot else "")
+                name = short(company)
+                if sp in marked:
+                    style, name = style + " underline reverse", name.upper()
                 sep = "" if compact else " "
-                out.append(f"{sp:>2}{sep}{short(company)}{'!' if prot else ' '}", style=style)
+                out.append(f"{sp:>2}{sep}{name}{'!' if prot else ' '}", style=style)
             if c < cols - 1:
                 out.append("─" * gap if _adjacent(sp, row[c + 1]) else " " * gap, style="dim")
         out.append("\n")
@@ -103,11 +108,11 @@ def card_text(card: int, number: bool = True, pad: bool = True) -> Text:
 
 
 def played_text(state, width: int | None = None, lines: int = 1,
-                label: str = "played this round: ") -> Text:
-    """The cards played this round with what they were (`14 Pan|Sun+Hyd`), oldest first.  With
-    `width`, at most `lines` lines of it, broken between cards, never inside one; the oldest
-    cards give way to `… N earlier` when they do not all fit."""
-    cards = list(state.discard)
+                label: str = "played this round: ", cards: list[int] | None = None) -> Text:
+    """The cards played this round (or `cards`) with what they were (`14 Pan|Sun+Hyd`), oldest
+    first.  With `width`, at most `lines` lines of it, broken between cards, never inside one;
+    the oldest cards give way to `… N earlier` when they do not all fit."""
+    cards = list(state.discard) if cards is None else list(cards)
     if not cards:
         return Text("")
     sep = " · "

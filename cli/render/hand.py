@@ -150,9 +150,11 @@ def hand_choices(state, seat: int, numbers: dict[int, int] | None = None,
     return out
 
 
-def hand_line(state, seat: int, label: str = "Your hand: ", width: int | None = None) -> Text:
+def hand_line(state, seat: int, label: str = "Your hand: ", width: int | None = None,
+              lines: int = 1) -> Text:
     """The hand in one line, for the steps at which no card is played: `22 Cro|Pho+Pan · …`;
-    with `width`, cut to that line (`+2 more`) rather than wrapped."""
+    with `width`, in at most `lines` lines of it, broken between cards, the cards that do not
+    fit cut (`+2 more`) rather than wrapped."""
     hand = state.hand(seat)
     if hand is None:
         return Text(label + f"not known ({state.hand_size(seat)} cards)", style="dim")
@@ -161,10 +163,19 @@ def hand_line(state, seat: int, label: str = "Your hand: ", width: int | None = 
     shown = list(hand)
     while True:
         rest = len(hand) - len(shown)
-        line = Text(label, style="bold") + Text(" · ").join(card_text(c) for c in shown)
-        if rest:
-            line.append(f" · +{rest} more", style="dim")
-        if width is None or len(line.plain) <= width or len(shown) <= 1:
+        pieces = [card_text(c) for c in shown] + ([Text(f"+{rest} more", style="dim")]
+                                                   if rest else [])
+        line, used, rows = Text(label, style="bold"), len(label), 1
+        for k, piece in enumerate(pieces):
+            if k and width is not None and used + 3 + len(piece.plain) > width:
+                line.append("\n")
+                used, rows = 0, rows + 1
+            elif k:
+                line.append(" · ")
+                used += 3
+            line.append_text(piece)
+            used += len(piece.plain)
+        if width is None or (rows <= lines and used <= width) or len(shown) <= 1:
             return line
         shown.pop()
 

@@ -76,34 +76,39 @@ def _beside(left: RenderableType, right: RenderableType) -> Table:
     return grid
 
 
-def board_view(state, layout: str, width: int, seat: int | None = None) -> Group:
+def board_view(state, layout: str, width: int, seat: int | None = None,
+               marked: frozenset[int] = frozenset(), played: list[int] | None = None,
+               label: str | None = None) -> Group:
     """The table (no hand) in `layout`: header, map, companies, players (market when wide),
-    the cards played this round.  `seat` is the person's (their shares and name stand out).
+    the cards played this round (or `played`, after `label`; none when empty).  `seat` is the
+    person's (their shares and name stand out); the spaces `marked` stand out on the map.
     Beside the map goes the richest block that leaves the map whole."""
+    cards = list(state.discard) if played is None else played
+    if label is None:
+        label = "played: " if layout in ("compact", "tight") else "played this round: "
     if layout in ("compact", "tight"):
-        drawing = map_text(state, compact=True)
+        drawing = map_text(state, compact=True, marked=marked)
         room = width - _width(drawing) - 2
         right = _block(state, seat, room, ("mid", "narrow"))
         table = _beside(drawing, right) if right is not None else Group(   # under 80 columns
             drawing, companies_block(state, seat, "narrow"), players_block(state, seat, "narrow"))
         parts: list[RenderableType] = [header_text(state, played=False, compact=True,
                                                    width=width), table]
-        if state.discard:
+        if cards:
             parts.append(played_text(state, width, lines=1 if layout == "tight" else 2,
-                                     label="played: "))
+                                     label=label, cards=cards))
         return Group(*parts)
-    the_map = Panel(map_text(state), title="Map", title_align="left", expand=False)
+    the_map = Panel(map_text(state, marked=marked), title="Map", title_align="left",
+                    expand=False)
     room = width - _width(the_map) - 2
     if layout == "side":
         right = _block(state, seat, room, ("full", "mid", "narrow"))
         parts = [header_text(state, played=False), _beside(the_map, right)]
-        if state.discard:
-            parts.append(played_text(state, width, lines=3))
-        return Group(*parts)
-    right = Group(growth_table(state), Text(""), players_table(state))
-    parts = [header_text(state, played=False), _beside(the_map, right), market_table(state)]
-    if state.discard:
-        parts.append(played_text(state, width, lines=3))
+    else:
+        right = Group(growth_table(state), Text(""), players_table(state))
+        parts = [header_text(state, played=False), _beside(the_map, right), market_table(state)]
+    if cards:
+        parts.append(played_text(state, width, lines=3, label=label, cards=cards))
     return Group(*parts)
 
 

@@ -200,8 +200,9 @@ def test_short_forms_at_the_card_step():
     assert interpret(f"PLAY {card} G {bottom[:3]}", st) == want
     assert interpret(f"#{pos} g {bottom.lower()}", st) == want
     assert interpret(f"{card} gr {bottom}", st) == want
-    if pos not in hand:                       # the position reading of a bare number
-        assert interpret(f"{pos} grow {bottom}", st) == want
+    if pos not in hand:          # a bare number is a card, never a position: refused
+        with pytest.raises(MoveError, match=rf"card {pos} is not in your hand \(hand: "):
+            interpret(f"{pos} grow {bottom}", st)
     # a place on an empty space with the card first
     empty = [sp for sp in range(1, 37) if str(sp) not in st.to_dict()["board"]][0]
     assert interpret(f"#{pos} p {empty}", st) == st.parse_move(f"play {card} place {empty}")
@@ -214,19 +215,21 @@ def test_short_forms_at_the_card_step():
             interpret(f"g {bottom}", st)
 
 
-def test_card_reference_that_is_both_a_card_and_a_position_is_refused():
+def test_a_card_number_is_never_read_as_a_position_in_the_hand():
+    """`3 p 5` with no card 3 in the hand is refused with the hand shown, never the hand's 3rd
+    card played; `#3` is the explicit way to name the 3rd card."""
     st = State.from_dict(position(2, hands={0: [3, 10, 20, 25, 30, 35]}))
-    with pytest.raises(MoveError, match="could be card 3"):
-        interpret("3 grow crown", st)
-    # `play 3` is always the card, `#3` always the position
+    assert str(interpret("3 grow panda", st)) == "play 3 grow Panda"     # card 3
     assert str(interpret("play 3 g pan", st)) == "play 3 grow Panda"
-    assert str(interpret("#3 g sun", st)) == "play 20 grow Sunset"
-    # 2 is no card of the hand: the 2nd card
-    assert str(interpret("2 grow crown", st)) == "play 10 grow Crown"
-    # 25 is no position: the card
+    assert str(interpret("#3 g sun", st)) == "play 20 grow Sunset"       # the 3rd card
+    with pytest.raises(MoveError, match=r"card 2 is not in your hand \(hand: 3, 10, 20, 25, "
+                                        r"30, 35\)"):
+        interpret("2 grow crown", st)                                 # not the 2nd card (10)
+    with pytest.raises(MoveError, match=r"card 7 is not in your hand"):
+        interpret("7 p 5", st)
+    with pytest.raises(MoveError, match=r"there is no card 40"):
+        interpret("40 p 5", st)
     assert str(interpret("25 g sun", st)) == "play 25 grow Sunset"
-    with pytest.raises(MoveError, match="card 7 is not in your hand"):
-        interpret("7 grow crown", st)
 
 
 def test_wrong_input_explains():

@@ -1,0 +1,69 @@
+"""Text captures of `ekonos play` as a terminal shows it: the last HEIGHT lines at a prompt,
+the prompt line included.  Run from the repository root:
+
+    .venv/bin/python docs/captures/make.py
+
+writes, for 80×24 and 120×40, `play-WxH.txt` (the card prompt after a round of AI turns, in
+round 2 of a 4-player game at level 1, seed 7, you at seat 1) and `play-WxH-hint.txt` (the
+same prompt after `hint`), and `play-80x24-6p.txt` (the same in a 6-player game).  Your
+decisions before that are drawn at random (seeded), so the captures are the same every run.
+"""
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from rich.console import Console  # noqa: E402
+
+from cli.commands.play import TerminalGame  # noqa: E402
+from cli.grammar import every_decision  # noqa: E402
+from cli.session import GameSession  # noqa: E402
+from ekonos.rules import Step  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = False) -> str:
+    """The screen at the person's first card prompt of round 2 (after `hint` when asked)."""
+    console = Console(width=width, height=height, record=True, color_system=None,
+                      file=io.StringIO())
+    rng = random.Random(seed)
+    shots: list[str] = []
+    asked: list[str] = []
+    game: TerminalGame
+
+    def answer(prompt: str) -> str:
+        st = game.session.state
+        console.print(prompt, end="")
+        if st.round >= 2 and not st.is_over() and st.step is Step.CARD:
+            if hint and not asked:
+                asked.append("hint")
+                console.print("hint")
+                return "hint"
+            lines = console.export_text().rstrip("\n").split("\n")[-height:]
+            shots.append("\n".join(line.rstrip() for line in lines))
+            raise EOFError
+        move = str(rng.choice(every_decision(st)))
+        console.print(move)
+        return move
+
+    game = TerminalGame(GameSession.new(ai=ai, level=1, seed=seed, name="Ada", seat=1),
+                        console=console, input_fn=answer)
+    game.run()
+    return shots[0]
+
+
+def main() -> None:
+    for (w, h) in ((80, 24), (120, 40)):
+        (HERE / f"play-{w}x{h}.txt").write_text(capture(w, h) + "\n")
+        (HERE / f"play-{w}x{h}-hint.txt").write_text(capture(w, h, hint=True) + "\n")
+    (HERE / "play-80x24-6p.txt").write_text(capture(80, 24, ai=5) + "\n")
+    print(f"captures written in {HERE}")
+
+
+if __name__ == "__main__":
+    main()
