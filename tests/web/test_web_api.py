@@ -325,9 +325,23 @@ def test_a_whole_two_player_game_at_level_1(web):
     st = client.get("/api/state").json()
     assert st["over"] and st["scorepad"]["totals"] == game.session.state.scores()
     assert len(st["scorepad"]["companies"]) == 6
-    assert list((tmp / "games").glob("game-*.json"))
+    assert len(list((tmp / "games").glob("game-*.json"))) == 1
     resumed = GameSession.load(tmp / "autosave.json")
     assert resumed.state == game.session.state
+
+
+def test_a_finished_game_cannot_be_undone_nor_recorded_twice(web):
+    """Undo at "Game over" used to reopen the game, and a redo wrote a second record of it:
+    the session refuses (409, the game as it ended) and the page is told undo is off."""
+    client, game, tmp = web
+    st = play_to_the_end(client, seed=5)
+    assert st["over"] and st["can_undo"] is False and st["can_redo"] is False
+    before = _fingerprint(client, tmp)
+    r = post(client, "/api/undo")
+    assert r.status_code == 409 and "game is over" in r.json()["error"]
+    assert post(client, "/api/redo").status_code == 409
+    assert _fingerprint(client, tmp) == before
+    assert len(list((tmp / "games").glob("game-*.json"))) == 1
 
 
 # -- the review -------------------------------------------------------------------------------

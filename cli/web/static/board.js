@@ -8,6 +8,7 @@ const CW = 100, CH = 90;                 // a grid cell of the map, in SVG units
 let L = null;                            // the layout (/api/layout)
 let S = null;                            // the position now (/api/state or a stream message)
 let card = null;                         // the card chosen, at the card step
+let errorAt = null;                      // the position ("game/version") an error line is about
 const $ = (id) => document.getElementById(id);
 window.ekonos = { events: [], firstPaint: null, errors: [] };   // read by the browser test
 
@@ -22,12 +23,18 @@ const swatch = (i) => { const s = el("span", { class: "sw" }, co(i).short);
   s.style.background = co(i).fill; s.style.color = co(i).ink; return s; };
 
 // -- talking to the server ---------------------------------------------------------------------
+// an error line stays until the position changes (a decision, an undo, a new game: from this
+// page, another tab or the AI), never dozens of moves later
+function sayError(text) {
+  $("error").textContent = text;
+  errorAt = text ? `${S.game}/${S.version}` : null;
+}
 async function post(path, body = {}) {
-  $("error").textContent = "";
+  sayError("");
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
                                 body: JSON.stringify(body) });
   const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) { $("error").textContent = data.error || `HTTP ${r.status}`; return null; }
+  if (!r.ok) { sayError(data.error || `HTTP ${r.status}`); return null; }
   if (data.state) show(data.state);
   return data;
 }
@@ -243,6 +250,7 @@ function show(state) {
   if (S && state.game === S.game && state.version < S.version) return;
   if (S && (state.version !== S.version || state.game !== S.game)) { card = null; $("hint").hidden = true; }
   S = state;
+  if (errorAt !== null && errorAt !== `${S.game}/${S.version}`) sayError("");
   const { spaces, grow, playable } = decide();
   drawMap(spaces);
   drawMarket(grow);
