@@ -126,7 +126,9 @@ function drawThreats() {
   const ul = el("ul", { class: "threats" });
   for (const t of S.threats) {
     const w = threatWords(t), li = el("li", { "data-company": t.company });
-    li.append(swatch(t.company), ` ${t.growth}/6: ${w.when} (up to ${t.actions} actions), `,
+    const name = swatch(t.company);
+    name.textContent = co(t.company).name;
+    li.append(name, ` ${t.growth}/6: ${w.when} (up to ${t.actions} actions), `,
               el("b", {}, w.decider), " decide" + (w.decider === "you" ? "" : "s") + `; ${w.where}.`);
     ul.append(li);
   }
