@@ -31,14 +31,14 @@ NAMED = re.compile(r"^(Place \w+ on \d+(, over \w+'s tile)?|Protect \w+'s tile o
                    r"Pass \(no (sale|buy)\)|Expand|Wait|Stop|\w+ presides)$")
 
 
-def tab_to(page, prefix: str, limit: int = 150) -> dict:
-    """Press Tab until a control whose key starts with `prefix` has the focus: what it is."""
+def tab_to(page, *prefixes: str, limit: int = 150) -> dict:
+    """Press Tab until a control whose key starts with one of `prefixes` has the focus."""
     for _ in range(limit):
         page.keyboard.press("Tab")
         got = page.evaluate(FOCUSED)
-        if got and got["key"] and got["key"].startswith(prefix):
+        if got and got["key"] and got["key"].startswith(prefixes):
             return got
-    raise AssertionError(f"Tab never reached a {prefix!r} control")
+    raise AssertionError(f"Tab never reached a {prefixes} control")
 
 
 def test_a_whole_game_by_keyboard_only(server, browser):      # noqa: F811
@@ -60,7 +60,8 @@ def test_a_whole_game_by_keyboard_only(server, browser):      # noqa: F811
         else:
             focused = page.evaluate(FOCUSED)
             got = focused if focused and focused["key"] and \
-                focused["key"].split(":")[0] in ("space", "choice") else tab_to(page, "")
+                focused["key"].split(":")[0] in ("space", "choice") else \
+                tab_to(page, "space:", "choice:")
         assert got["name"] and NAMED.match(got["name"]), got
         names.add(got["name"].split()[0])
         page.keyboard.press("Enter")

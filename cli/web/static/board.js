@@ -112,10 +112,10 @@ function question() {
 function show(state) {
   // messages may cross (a POST's answer after the stream's next news): keep the newest
   if (S && state.game === S.game && state.version < S.version) return;
+  rememberFocus();                                                       // keys.js
   if (S && (state.version !== S.version || state.game !== S.game)) { card = null; $("hint").hidden = true; }
   S = state;
   if (errorAt !== null && errorAt !== `${S.game}/${S.version}`) sayError("");
-  rememberFocus();                                                       // keys.js
   const { spaces, grow, playable } = decide();
   drawMap(spaces);                                                       // map.js
   drawSince();
@@ -150,9 +150,9 @@ async function hint() {
   if (!data) { box.hidden = true; return; }
   box.replaceChildren(el("h2", {}, "Hint"));
   for (const m of data.hint.moves) {
-    const b = el("button", { type: "button", class: "choice" },
-                 `${m.move} — ${m.win === null ? "forced" : Math.round(m.win * 100) + "% win share"}`);
-    b.addEventListener("click", () => play(m.move));
+    const words = `${m.move} — ${m.win === null ? "forced" : Math.round(m.win * 100) + "% win share"}`;
+    const b = el("button", { type: "button", class: "choice" }, words);
+    keyable(b, `hint:${m.move}`, words, () => play(m.move));              // keys.js
     box.append(b);
   }
   if (data.hint.note) box.append(el("p", { class: "note" }, data.hint.note));

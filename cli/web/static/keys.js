@@ -34,7 +34,7 @@ function restoreFocus() {
   const key = focusWas;
   focusWas = null;
   const same = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
-  if (same && !same.disabled) { same.focus(); return; }
+  if (same && !same.disabled && same.getClientRects().length) { same.focus(); return; }
   const next = firstDecision();
   (next || $("question")).focus();
 }
@@ -49,7 +49,8 @@ const TERM_OF = { expansions: "in reach" };
 function termLink(word) {
   const term = TERM_OF[word] || word, t = L.terms[term];
   if (!t) return document.createTextNode(word);
-  const a = el("a", { href: `#term-${term.replace(/ /g, "-")}`, class: "term", title: `${t.text} (${t.rules})` }, word);
+  const a = el("a", { href: `#term-${term.replace(/ /g, "-")}`, class: "term", title: `${t.text} (${t.rules})`,
+                      "data-key": `term:${word}` }, word);          // kept focused across redraws too
   a.addEventListener("click", () => { $("help").open = true; });
   return a;
 }
