@@ -99,7 +99,7 @@ function question() {
   }
   const exp = S.turn && S.turn.expansion;
   return {
-    "card": card === null ? "Play a card: click one of your cards." : `Card ${card}: click a highlighted space or company, or a button.`,
+    "card": card === null ? "Play a card: choose one of your cards." : `Card ${card}: choose a highlighted space, a company's Grow, or a button.`,
     "expand-choice": `${exp ? co(exp.company).name : "The company"} may expand now (up to 2 actions) or wait.`,
     "expand": `Expand ${exp ? co(exp.company).name : ""}: click a highlighted space${exp && exp.actions_left !== null ? ` (${exp.actions_left} left)` : ""}, or stop.`,
     "sell": "Sell a share, or pass.",

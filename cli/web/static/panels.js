@@ -17,7 +17,8 @@ function head(tr, words) {
 }
 
 function track(g) {
-  const t = el("span", { class: "track", role: "img", "aria-label": `growth ${g} of 6` });
+  const words = `growth ${g} of 6 (reaching 4 the president may expand, reaching 6 must: R11)`;
+  const t = el("span", { class: "track", role: "img", "aria-label": words, title: words });
   for (let k = 1; k <= 6; k++) {
     t.append(el("i", { class: (k <= g ? "on" : "") + (k === 4 || k === 6 ? " mark" : "") },
                 k === 4 || k === 6 ? String(k) : ""));
