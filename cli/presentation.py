@@ -53,6 +53,12 @@ COMPANY_COLOURS: dict[str, tuple[str, str]] = {
 assert set(COMPANY_COLOURS) == set(COMPANY_STYLE) == {str(c) for c in COMPANIES}
 
 
+#: A colour per seat (0-5), told apart from the companies' fills and from the web board's
+#: highlight (magenta): the players' table, the log and the marks of the last moves.
+PLAYER_COLOURS: tuple[str, ...] = ("#00796b", "#6a1b9a", "#8d5a2b", "#283593", "#827717",
+                                   "#c2185b")
+
+
 def short(company: str) -> str:
     """Three-letter name (also a valid prefix in the move notation)."""
     return company[:3]

@@ -7,7 +7,7 @@ the same object.  What it does:
   from `state.view(seat)` only (R21);
 * decisions: `decide(move_or_text)` for the person, `play_ai()` for the AI seat to move (or, to
   think off a server's event loop, `ai_turn()` -> `AiTurn.think()` -> `commit(turn, move)`);
-* undo (back to the person's previous decision) and redo, on the engine's own push/pop stack;
+* undo (back to the person's previous decision; never once over) and redo, on the engine's stack;
 * the record: the position plus a `"play"` field (the start position and every decision since),
   written to the autosave after every decision, and to the records folder when the game ends;
   `load` resumes it exactly;
@@ -207,8 +207,7 @@ class GameSession:
     # -- reading ----------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        """The position now.  The session never changes this object (a change makes a new
-        one); callers must not change it either (`snapshot()` gives a copy to play with)."""
+        """The position now, never changed (a change makes a new one; `snapshot()` copies)."""
         return self._head.state
 
     def snapshot(self) -> State:
@@ -247,8 +246,8 @@ class GameSession:
         st = self.state
         return not st.is_over() and st.to_move != self.human
 
-    def can_undo(self) -> bool:
-        return any(d.seat == self.human for d in self._head.decisions)
+    def can_undo(self) -> bool:       # a finished game is kept as it ended (its record is written)
+        return not self.state.is_over() and any(d.seat == self.human for d in self._head.decisions)
 
     def can_redo(self) -> bool:
         return bool(self._redo)
@@ -316,10 +315,12 @@ class GameSession:
         return self.commit(turn, turn.think())
 
     def undo(self) -> tuple[Decision, ...]:
-        """Back to the person's previous decision (taking back the AI decisions after it);
-        returns the decisions taken back.  NothingToUndo if the person has made none."""
+        """Back to the person's previous decision, taking back the AI decisions after it
+        (returned).  NothingToUndo if none; SessionError once over (a second record, else)."""
         with self.lock:
             head = self._head
+            if head.state.is_over():
+                raise SessionError("the game is over and its record is kept: start a new game")
             mine = [i for i, d in enumerate(head.decisions) if d.seat == self.human]
             if not mine:
                 raise NothingToUndo("nothing to undo: you have made no decision yet")
@@ -330,7 +331,6 @@ class GameSession:
             taken = head.decisions[i:]
             self._head = _Head(st, head.decisions[:i], head.version + 1)
             self._redo.append(taken)
-            self.over = None
             self._change([Undone(taken)])
             return taken
 

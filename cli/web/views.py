@@ -11,17 +11,20 @@ from ekonos import State
 from ekonos.moves import Move
 from ekonos.rules import (ADJACENCY, COMPANIES, DECK, MAX_SHARES, MAX_TILES, TOKEN_LIMIT,
                           TOKEN_LIMIT_MIN_PLAYERS, Company, Step)
+from ekonos.threats import expansion_threats
 from search.bots import LEVELS
 
 from search.review import GameReview
 
-from cli.events import Decision
-from cli.presentation import COMPANY_COLOURS, MAP_LAYOUT, MARK_SIGN, short, short_move
+from cli.events import Decision, by_turn, since_last, spaces_changed
+from cli.presentation import (COMPANY_COLOURS, MAP_LAYOUT, MARK_SIGN, PLAYER_COLOURS, short,
+                              short_move)
+from cli.web.terms import TERMS
 
 
 def layout() -> dict:
     """The fixed things: the map grid (MAP_LAYOUT, the terminal's too), the adjacency lines, the
-    companies and their colours, the deck, the levels."""
+    companies and their colours, the deck, the levels, the seats' colours, the terms' help."""
     edges = sorted({(min(a, b), max(a, b)) for a, ns in ADJACENCY.items() for b in ns})
     return {
         "grid": [list(row) for row in MAP_LAYOUT],
@@ -33,6 +36,8 @@ def layout() -> dict:
         "levels": {str(k): spec for k, spec in LEVELS.items()},
         "max_shares": MAX_SHARES,
         "max_tiles": MAX_TILES,
+        "seats": list(PLAYER_COLOURS),
+        "terms": {term: {"rules": rules, "text": text} for term, (rules, text) in TERMS.items()},
     }
 
 
@@ -46,7 +51,25 @@ def move_json(move: Move) -> dict:
 
 def decision_json(d: Decision, names: list[str]) -> dict:
     return {"ply": d.ply, "seat": d.seat, "name": names[d.seat], "move": str(d.move),
-            "round": d.round, "reason": d.reason}
+            "space": d.move.space, "round": d.round, "reason": d.reason}
+
+
+def since_json(decisions: tuple[Decision, ...], human: int, names: list[str]) -> dict:
+    """What the other seats did since the person's last decision (cli.events), by turn, and the
+    spaces of the map it changed: public moves only (R21), outlined until the person decides."""
+    since = since_last(decisions, human)
+    return {"turns": [{"seat": seat, "name": names[seat],
+                       "decisions": [decision_json(d, names) for d in run]}
+                      for seat, run in by_turn(since)],
+            "spaces": sorted(spaces_changed(since))}
+
+
+def threats_json(st: State) -> list[dict]:
+    """The companies at growth 4-5 with what their forced expansion could take
+    (ekonos.threats): public information (R21)."""
+    return [{"company": int(t.company), "growth": t.growth, "growths": t.growths,
+             "actions": t.actions, "decider": t.decider, "spaces": list(t.spaces),
+             "takes": list(t.takes)} for t in expansion_threats(st)]
 
 
 def _turn_json(st: State) -> dict | None:
@@ -124,6 +147,8 @@ def state_json(st: State, human: int, decisions: tuple[Decision, ...] = ()) -> d
         "over": over,
         "scorepad": _scorepad(st) if over else None,
         "log": [decision_json(d, list(st.names)) for d in decisions],
+        "since": since_json(decisions, human, list(st.names)),
+        "threats": [] if over else threats_json(st),
     }
 
 

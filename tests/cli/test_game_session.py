@@ -193,6 +193,18 @@ def test_undo_and_redo_use_the_engines_stack(monkeypatch):
         s.redo()
 
 
+def test_a_finished_game_is_never_undone_nor_recorded_twice(tmp_path):
+    """Undo at the end used to reopen the game (and a redo wrote a second record of it)."""
+    s = GameSession.new(ai=1, level=1, seed=5, seat=0, record_dir=tmp_path)
+    play_until(s, person(3))
+    assert s.state.is_over() and s.over is not None and not s.can_undo()
+    end = (s.state.to_dict(), s.decisions, s.version)
+    with pytest.raises(SessionError, match="game is over"):
+        s.undo()
+    assert (s.state.to_dict(), s.decisions, s.version) == end and s.over is not None
+    assert len(list(tmp_path.glob("game-*.json"))) == 1
+
+
 def test_undo_twice_goes_back_two_decisions_of_the_person():
     s = GameSession.new(ai=1, level=1, seed=5, seat=0)
     positions = []
@@ -228,10 +240,11 @@ def test_autosave_then_resume_gives_the_same_position_record_and_game(tmp_path):
     assert [(d.seat, d.move, d.round) for d in resumed.decisions] == \
         [(d.seat, d.move, d.round) for d in s.decisions]
     # both play on identically (same answers, same AI decisions)
-    play_until(s, lambda x: "1")
-    play_until(resumed, lambda x: "1")
-    assert resumed.record() == s.record()
-    # and undo after resuming reaches back before the resume
+    more = lambda x: len(x.decisions) >= 45                      # noqa: E731 (not over yet)
+    play_until(s, lambda x: "1", stop=more)
+    play_until(resumed, lambda x: "1", stop=more)
+    assert resumed.record() == s.record() and not s.state.is_over()
+    # and undo after resuming reaches back before the resume (a finished game is not undone)
     resumed.undo()
     assert len(resumed.decisions) < len(s.decisions)
 

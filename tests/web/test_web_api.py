@@ -118,7 +118,8 @@ def test_static_files_are_cached_under_their_hash(web):
     client, _, _ = web
     urls = re.findall(r'"(/static/[\w.]+\?v=\w+)"', client.get("/").text)
     assert {u.split("?")[0] for u in urls} == {"/static/board.js", "/static/review.js",
-                                               "/static/style.css"}
+                                               "/static/keys.js", "/static/map.js",
+                                               "/static/panels.js", "/static/style.css"}
     for url in urls:
         r = client.get(url)
         assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
@@ -325,9 +326,23 @@ def test_a_whole_two_player_game_at_level_1(web):
     st = client.get("/api/state").json()
     assert st["over"] and st["scorepad"]["totals"] == game.session.state.scores()
     assert len(st["scorepad"]["companies"]) == 6
-    assert list((tmp / "games").glob("game-*.json"))
+    assert len(list((tmp / "games").glob("game-*.json"))) == 1
     resumed = GameSession.load(tmp / "autosave.json")
     assert resumed.state == game.session.state
+
+
+def test_a_finished_game_cannot_be_undone_nor_recorded_twice(web):
+    """Undo at "Game over" used to reopen the game, and a redo wrote a second record of it:
+    the session refuses (409, the game as it ended) and the page is told undo is off."""
+    client, game, tmp = web
+    st = play_to_the_end(client, seed=5)
+    assert st["over"] and st["can_undo"] is False and st["can_redo"] is False
+    before = _fingerprint(client, tmp)
+    r = post(client, "/api/undo")
+    assert r.status_code == 409 and "game is over" in r.json()["error"]
+    assert post(client, "/api/redo").status_code == 409
+    assert _fingerprint(client, tmp) == before
+    assert len(list((tmp / "games").glob("game-*.json"))) == 1
 
 
 # -- the review -------------------------------------------------------------------------------

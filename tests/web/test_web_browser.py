@@ -183,6 +183,7 @@ def test_a_whole_game_by_clicking(server, browser):
         clicks += 1
         assert clicks < 400, "the game did not end"
     page.wait_for_selector("#scorepad table")
+    assert page.locator("#undo-btn").is_disabled()                # a finished game stays so
     page.screenshot(path=str(SHOTS / "scorepad-1280x800.png"))
     assert used == {"text", "hint", "undo", "reload", "late"}
     assert page.locator("#scorepad .verdict").inner_text()
@@ -230,6 +231,22 @@ def open_the_review(page, browser, url: str) -> None:
     small.wait_for_selector("#review svg.chart")
     small.screenshot(path=str(SHOTS / "review-390x844.png"), full_page=True)
     small.close()
+
+
+def test_an_error_line_goes_when_the_game_moves_on(server, browser):
+    """A 409 ("the game has moved on") in one tab used to stay there until that tab's next
+    POST: a new position pushed by the server (here a decision made in another tab) clears it."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_function(MY_TURN)
+    page.evaluate("post('/api/move', {move: S.legal[0].text, version: S.version - 1})")
+    page.wait_for_function("() => $('error').textContent.includes('moved on')")
+    other = browser.new_page(viewport={"width": 1280, "height": 800})
+    other.goto(server)
+    other.wait_for_function(MY_TURN)
+    click_a_decision(other)
+    page.wait_for_function("() => $('error').textContent === ''")
+    other.close()
 
 
 def test_ai_decisions_arrive_one_at_a_time(server, browser):
