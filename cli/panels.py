@@ -18,6 +18,7 @@ from cli.grammar import every_decision, legal_list
 from cli.narration import EVEN_NOTE, EVEN_SHORT, move_label, plural
 from cli.render import card_text, cname, company_text, short, spaces_text
 from cli.events import Decision, by_turn
+from ekonos.threats import expansion_threats
 
 
 def step_question(state: State, seat: int) -> str:
@@ -270,5 +271,42 @@ def since_block(decisions: list[Decision] | tuple, names: list[str], width: int,
         out.append(sep)
         out.append_text(entry)
         used += len(sep) + entry.cell_len
+        fresh = False
+    return out
+
+
+#: The style of the tiles a coming expansion could take from a company the person holds shares in.
+EXPOSED = "bold red"
+
+
+def threat_block(state: State, seat: int) -> Text | None:
+    """The coming forced expansions (ekonos.threats): each company at growth 4-5, who decides
+    its expansion and the tiles of other companies it could take, those of companies `seat`
+    holds shares in marked (its shares lose what the tiles are worth); a line each (the console
+    wraps long ones).  None when no expansion is coming.  Public information only (R21)."""
+    threats = expansion_threats(state)
+    if not threats:
+        return None
+    names = state.names
+    out = Text("Coming expansions:", style="bold yellow")
+    fresh = True
+    for t in threats:
+        who = "you" if t.decider == seat else \
+            (names[t.decider] if t.decider is not None else "no president")
+        entry = company_text(t.company, short(str(t.company))) + Text(f" {t.growth}/6 ({who})")
+        if t.takes:
+            entry.append(" could take")
+            owners: dict = {}
+            for sp in t.takes:
+                owners.setdefault(state.owner(sp), []).append(sp)
+            for i, (owner, spaces) in enumerate(owners.items()):
+                mine = state.shares(seat, owner) > 0
+                entry.append("," if i else "")
+                entry.append(f" {short(str(owner))} {' '.join(map(str, spaces))}",
+                             style=EXPOSED if mine else "")
+        else:
+            entry.append(" empty spaces only" if t.spaces else " cannot place", style="dim")
+        out.append(" " if fresh else "\n")   # an expansion a line (long ones wrap)
+        out.append_text(entry)
         fresh = False
     return out

@@ -7,7 +7,8 @@ below it.
 The forms, richest first: the layouts of cli/render/screens.py by width (wide, side, compact,
 tight), then, where even tight does not fit (5 or 6 players at 80×24, a hint open), the
 "since" block without what the cards are, the cards played this round left out, the question
-left out (the header says whose step it is), the hand in two lines, then one.  Under a hint,
+left out (the header says whose step it is), the hand in two lines, then one, then the coming
+expansions left out.  Under a hint,
 from the compact layout down, the hand is in two lines (the hint names the moves).  What the
 other seats did is never left out.
 """
@@ -24,7 +25,7 @@ from ekonos.rules import Step
 from cli import render
 from cli.events import Decision, since_last, spaces_changed
 from cli.grammar import legal_list
-from cli.panels import decisions_panel, hint_table, since_block, step_question
+from cli.panels import decisions_panel, hint_table, since_block, step_question, threat_block
 
 
 class Form(NamedTuple):
@@ -33,6 +34,7 @@ class Form(NamedTuple):
     played: bool         # the cards played this round (those the since block leaves out)
     hand: int            # 0: the hand with what each card can do; else in so many lines
     question: bool       # the step's question
+    threats: bool = True # the coming expansions (cli.panels.threat_block)
 
 
 def forms(width: int, hint: bool) -> list[Form]:
@@ -49,7 +51,8 @@ def forms(width: int, hint: bool) -> list[Form]:
                   Form("tight", "short", False, brief, True),
                   Form("tight", "short", False, brief, False),
                   Form("tight", "short", False, 2, False),
-                  Form("tight", "short", False, 1, False)]
+                  Form("tight", "short", False, 1, False),
+                  Form("tight", "short", False, 1, False, False)]
 
 
 def prompt_screen(console: Console, state: State, seat: int, decisions: tuple[Decision, ...],
@@ -78,6 +81,9 @@ def prompt_screen(console: Console, state: State, seat: int, decisions: tuple[De
         block = since_block(since, names, width, form.since, first=first)
         if block is not None:
             parts.append(block)
+        threats = threat_block(state, seat) if form.threats else None
+        if threats is not None:
+            parts.append(threats)
         roomy = render.roomy(form.layout)
         if state.step is Step.CARD and state.to_move == seat and not form.hand:
             numbers = {m.action: i for i, m in enumerate(legal_list(state), 1)}

@@ -5,7 +5,8 @@ the prompt line included.  Run from the repository root:
 
 writes, for 80×24 and 120×40, `play-WxH.txt` (the card prompt after a round of AI turns, in
 round 2 of a 4-player game at level 1, seed 7, you at seat 1) and `play-WxH-hint.txt` (the
-same prompt after `hint`), and `play-80x24-6p.txt` (the same in a 6-player game).  Your
+same prompt after `hint`), `play-80x24-6p.txt` (the same in a 6-player game) and
+`play-80x24-threat.txt` (the first such prompt with a forced expansion coming).  Your
 decisions before that are drawn at random (seeded), so the captures are the same every run.
 """
 from __future__ import annotations
@@ -23,12 +24,15 @@ from cli.commands.play import TerminalGame  # noqa: E402
 from cli.grammar import every_decision  # noqa: E402
 from cli.session import GameSession  # noqa: E402
 from ekonos.rules import Step  # noqa: E402
+from ekonos.threats import expansion_threats  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
 
-def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = False) -> str:
-    """The screen at the person's first card prompt of round 2 (after `hint` when asked)."""
+def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = False,
+            threat: bool = False) -> str:
+    """The screen at the person's first card prompt of round 2 (after `hint` when asked; with
+    `threat`, the first from round 2 on where a forced expansion is coming)."""
     console = Console(width=width, height=height, record=True, color_system=None,
                       file=io.StringIO())
     rng = random.Random(seed)
@@ -39,7 +43,8 @@ def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = Fa
     def answer(prompt: str) -> str:
         st = game.session.state
         console.print(prompt, end="")
-        if st.round >= 2 and not st.is_over() and st.step is Step.CARD:
+        if st.round >= 2 and not st.is_over() and st.step is Step.CARD and \
+                (not threat or expansion_threats(st)):
             if hint and not asked:
                 asked.append("hint")
                 console.print("hint")
@@ -62,6 +67,7 @@ def main() -> None:
         (HERE / f"play-{w}x{h}.txt").write_text(capture(w, h) + "\n")
         (HERE / f"play-{w}x{h}-hint.txt").write_text(capture(w, h, hint=True) + "\n")
     (HERE / "play-80x24-6p.txt").write_text(capture(80, 24, ai=5) + "\n")
+    (HERE / "play-80x24-threat.txt").write_text(capture(80, 24, threat=True) + "\n")
     print(f"captures written in {HERE}")
 
 
