@@ -32,6 +32,7 @@ import importlib  # noqa: E402  (after the start-up handler, as early as it can 
 import click  # noqa: E402
 
 from cli.errors import EkonosGroup
+from cli.output import on_interrupt
 from cli.helptext import example
 
 #: name -> (module defining it under that name, its short help as `--help` lists it: the first
@@ -101,7 +102,17 @@ class LazyGroup(EkonosGroup):
 
     def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy and cmd_name not in self.commands:
-            module = importlib.import_module(self.lazy[cmd_name][0])
+            # Ctrl-C while the command's module (numpy, the C extensions, ...) is imported
+            # ends the program as at start: a KeyboardInterrupt raised inside the import
+            # machinery could leave a module lock half-released and a traceback behind it
+            live = signal.getsignal(signal.SIGINT) is on_interrupt    # the program, not a test
+            if live:
+                signal.signal(signal.SIGINT, _interrupted_at_start)
+            try:
+                module = importlib.import_module(self.lazy[cmd_name][0])
+            finally:
+                if live:
+                    signal.signal(signal.SIGINT, on_interrupt)
             self.add_command(getattr(module, cmd_name))
         return self.commands.get(cmd_name)
 

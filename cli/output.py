@@ -69,7 +69,8 @@ DEBOUNCE = 1.0
 _pressed: list[float] = []          # when Ctrl-C was last pressed (monotonic seconds)
 
 
-def _on_interrupt(signum, frame) -> None:
+def on_interrupt(signum, frame) -> None:
+    """The SIGINT handler while a command runs (catch_interrupts)."""
     now = time.monotonic()
     if _pressed and now - _pressed[-1] < DEBOUNCE:
         return                      # the same press: let the first one unwind
@@ -82,7 +83,7 @@ def catch_interrupts() -> None:
     process, on its main thread: a test runner keeps its own handler)."""
     if threading.current_thread() is threading.main_thread() and \
             sys.stderr is sys.__stderr__:
-        signal.signal(signal.SIGINT, _on_interrupt)
+        signal.signal(signal.SIGINT, on_interrupt)
 
 
 def was_interrupted() -> bool:
