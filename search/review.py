@@ -360,3 +360,20 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
         result = tuple((1.0 / k) if s == top else 0.0 for s in scores)
     return GameReview(tuple(start.names), chosen, iterations, seed, tuple(done), result,
                       calibration=curve.name)
+
+
+# ---------------------------------------------------------------------------------------------
+# The better move played out
+
+def expected_line(state: State, move: Move, iterations: int = DEFAULT_ITERATIONS,
+                  seed: int = 0, length: int = 8) -> list[str]:
+    """The line the review's search expects after `move` in `state`: `move`, then the most
+    visited continuation of its subtree (up to `length` decisions, canonical texts), searched
+    from the view of the seat to move only: the other seats' cards in it are the search's
+    guesses, dealt from what that seat cannot see.  Just `[move]` when the search did not
+    reach past it."""
+    view = state.view(state.to_move)
+    for m in _bot(iterations).analyse(view, seed=seed, line_length=length).moves:
+        if m["action"] == move.action:
+            return [str(move)] + [str(Move.from_action(a)) for a in m["line"]]
+    return [str(move)]

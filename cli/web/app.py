@@ -39,6 +39,8 @@ from cli.events import DecisionMade, Event, GameOver, Redone, RoundStarted, Undo
 from cli.narration import EVEN_NOTE
 from cli.session import GameSession, NotYourTurn, SessionError, StaleTurn
 from cli.web.page import Assets
+from cli.web.replay import Lines, Refused, parse_ply
+from cli.web.replay import position as review_position
 from cli.web.review import NotOver, Reviews
 from cli.web.security import BODY_TIMEOUT, MAX_BODY, Guard
 from cli.web.views import decision_json, layout, state_json
@@ -78,6 +80,7 @@ class WebGame:
         self._task: asyncio.Task | None = None
         self._unsubscribe = session.subscribe(self._on_event)
         self.reviews = Reviews(self.publish, iterations=review_iterations)
+        self.lines = Lines()
 
     # -- what the page is told ----------------------------------------------------------------
     def snapshot(self) -> dict:
@@ -296,6 +299,17 @@ class WebGame:
             return {"status": "none"}
         return dict(job.summary(), review=job.result)
 
+    def review_position(self, ply_text: str | None) -> dict:
+        """The review board at a reviewed decision (cli.web.replay): the position before it."""
+        s = self.session
+        return review_position(s, self.reviews.job(s), parse_ply(ply_text))
+
+    async def review_line(self, ply_text: str | None) -> dict:
+        """The better move's expected line at a reviewed decision (a search off the loop)."""
+        s, ply = self.session, parse_ply(ply_text)
+        return await run_in_threadpool(self.lines.line, s, self.reviews.job(s), ply,
+                                       self.reviews.iterations)
+
 
 def _offer(queue: asyncio.Queue, text: str | None) -> None:
     try:
@@ -379,6 +393,18 @@ def create_app(game: WebGame, token: str, hosts, max_body: int = MAX_BODY,
         except BadRequest as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
 
+    async def get_review_position(request: Request):
+        try:
+            return JSONResponse(game.review_position(request.query_params.get("ply")))
+        except Refused as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
+
+    async def get_review_line(request: Request):
+        try:
+            return JSONResponse(await game.review_line(request.query_params.get("ply")))
+        except Refused as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
+
     async def stream(request: Request):
         follow = request.query_params.get("follow", "1") != "0"
         queue = game.listen()
@@ -414,6 +440,8 @@ def create_app(game: WebGame, token: str, hosts, max_body: int = MAX_BODY,
         Route("/api/stream", stream),
         Route("/api/review", get_review),
         Route("/api/review", answer(do_review), methods=["POST"]),
+        Route("/api/review/position", get_review_position),
+        Route("/api/review/line", get_review_line),
         Route("/api/move", answer(do_move), methods=["POST"]),
         Route("/api/undo", answer(do_undo), methods=["POST"]),
         Route("/api/redo", answer(do_redo), methods=["POST"]),
