@@ -214,10 +214,14 @@ def open_the_review(page, browser, url: str) -> None:
     marked = [d for d in review["decisions"] if d["mark"]]
     assert page.locator("#review g.mark").count() == len(marked)
     assert page.locator("#review .marks tr[id]").count() == len(marked)
-    if marked:
+    if marked:                      # a mark opens the review board there (and is picked)
         page.locator("#review g.mark").first.click()
+        page.wait_for_selector("#stepper", state="visible")
         assert page.locator("#review .marks tr.picked").get_attribute("id") == \
             f"rv-{marked[0]['ply']}"
+        assert page.evaluate("RB.ply") == marked[0]["ply"]
+        page.click("#rb-exit")                                    # back to the review
+        page.wait_for_selector("#review svg.chart", state="visible")
     accuracy = review["summary"][0]["accuracy"]
     assert f"{round(accuracy)}%" in page.inner_text("#review .accuracy")
     assert page.locator("#map").is_hidden()                       # in place of the map

@@ -87,7 +87,7 @@ function decide() {
       else choices.append(choice(m));
     }
   }
-  q.textContent = question();
+  q.textContent = RB ? boardQuestion() : question();                       // replay.js
   $("building").textContent = building;
   return { spaces, grow, playable };
 }
@@ -114,7 +114,7 @@ function show(state) {
   if (S && state.game === S.game && state.version < S.version) return;
   rememberFocus();                                                       // keys.js
   if (S && (state.version !== S.version || state.game !== S.game)) { card = null; $("hint").hidden = true; }
-  S = state;
+  S = boardState(state);                                                 // replay.js
   if (errorAt !== null && errorAt !== `${S.game}/${S.version}`) sayError("");
   const { spaces, grow, playable } = decide();
   drawMap(spaces);                                                       // map.js
@@ -126,13 +126,15 @@ function show(state) {
   drawLog();
   drawScorepad();
   drawReview();                                                          // review.js
-  const who = S.over ? "Game over" : S.to_move === S.human ? "Your decision" : `${S.names[S.to_move]} to decide`;
+  drawStepper();                                                         // replay.js
+  const who = RB ? `Review board: decision ${RB.pos.index + 1} of ${RB.pos.plies.length}` : S.over ? "Game over"
+    : S.to_move === S.human ? "Your decision" : `${S.names[S.to_move]} to decide`;
   $("status").textContent = `Round ${S.round} of ${S.rounds} · ${who}` + (S.autosave_error ? ` · autosave off: ${S.autosave_error}` : "");
   $("undo-btn").disabled = !S.can_undo;
   $("redo-btn").disabled = !S.can_redo;
-  $("hint-btn").disabled = S.over || S.to_move !== S.human;
+  $("hint-btn").disabled = Boolean(RB) || S.over || S.to_move !== S.human;
   $("level").value = String(S.level);
-  $("text").disabled = S.over || S.to_move !== S.human;
+  $("text").disabled = Boolean(RB) || S.over || S.to_move !== S.human;
   restoreFocus();
   if (!performance.getEntriesByName("board").length) {  // the board is drawn: time its paint
     performance.mark("board");                             // (a message posted in the next frame

@@ -83,6 +83,7 @@ function drawMap(targets) {
     if (move) keyable(g, `space:${sp}`, move.label, () => play(move.text));   // keys.js
     svg.append(g);
   }
+  drawReviewMoves(svg);                                                   // replay.js
 }
 
 // Beside the map: what the others did since your last decision, by turn.

@@ -19,7 +19,7 @@ function reviewOffer() {
                el("span", { class: "count" }, ` ${rv.done} / ${rv.total}`));
   } else if (rv && rv.status === "done") {
     const b = el("button", { type: "button", id: "review-btn" }, reviewing ? "Show the board" : "Show the review");
-    b.addEventListener("click", () => { reviewing = !reviewing; show(S); });
+    b.addEventListener("click", () => { reviewing = !reviewing; show(LIVE || S); });
     box.append(b);
   } else {
     const mine = S.log.filter((d) => d.seat === S.human).length;
@@ -40,7 +40,7 @@ function drawReview() {
     loading = rv.key;
     fetch("/api/review").then((r) => r.json()).then((data) => {
       loading = null;
-      if (data.status === "done") { R = data; reviewing = true; show(S); }
+      if (data.status === "done") { R = data; reviewing = true; show(LIVE || S); }
     });
   }
   const on = Boolean(reviewing && rv && R && R.key === rv.key);
@@ -50,9 +50,12 @@ function drawReview() {
   if (!on || box.dataset.key === R.key) return;          // drawn already
   box.dataset.key = R.key;
   const data = R.review, back = el("button", { type: "button" }, "Show the board");
-  back.addEventListener("click", () => { reviewing = false; show(S); });
+  back.addEventListener("click", () => { reviewing = false; show(LIVE || S); });
+  const open = el("button", { type: "button", id: "rb-open", class: "primary", "data-key": "rb:open" }, "Step through the game");
+  open.disabled = !data.decisions.length;
+  open.addEventListener("click", () => openBoard(data.decisions[0].ply));            // replay.js
   const head = el("div", { class: "review-head" });
-  head.append(el("h2", {}, "Review of your game"), back);
+  head.append(el("h2", {}, "Review of your game"), el("span", { class: "grow" }), open, back);
   const width = Math.max(300, Math.min(900, $("board-panel").clientWidth - 24));
   box.replaceChildren(head, accuracy(data), chart(data, width), legend(), marksTable(data), about(data));
 }
@@ -100,6 +103,14 @@ function chart(data, W) {
     svg.append(el("polygon", { points: `${pts[0][0]},${y1} ${line} ${pts[pts.length - 1][0]},${y1}`, class: "area" }, null, SVG),
                el("polyline", { points: line, class: "winline" }, null, SVG));
   }
+  ds.forEach((d, i) => {                                   // every decision: a point to click
+    if (d.mark) return;
+    const g = el("g", { class: "pt", "data-ply": d.ply }, null, SVG);
+    g.append(el("circle", { cx: X(i), cy: Y(d.win_best), r: 7 }, null, SVG),
+             el("title", {}, `#${d.ply}, round ${d.round}: ${d.played_short} (${pct(d.win_played)}); click: on the board`, SVG));
+    g.addEventListener("click", () => openBoard(d.ply));                              // replay.js
+    svg.append(g);
+  });
   ds.forEach((d, i) => {
     if (!d.mark) return;
     const g = el("g", { class: `mark ${d.mark}`, "data-ply": d.ply }, null, SVG);
@@ -122,7 +133,7 @@ function legend() {
   const p = el("p", { class: "chart-legend" });
   p.append(el("i", { class: "lg-line" }), " your win share at each decision, with the best move  ");
   for (const m of ["inaccuracy", "mistake", "blunder"]) p.append(el("i", { class: `lg-dot ${m}` }), ` ${m} `);
-  p.append("(the move you played; click one)");
+  p.append("(the move you played; click a point or a row: the board at that decision)");
   return p;
 }
 
@@ -164,4 +175,5 @@ function pick(ply) {                 // a marked decision: its dot and its row, 
   const row = $(`rv-${ply}`), dot = document.querySelector(`#review g.mark[data-ply="${ply}"]`);
   if (dot) dot.classList.add("picked");
   if (row) { row.classList.add("picked"); row.scrollIntoView({ block: "nearest" }); }
+  openBoard(ply);                    // and the board at that decision (replay.js)
 }
