@@ -112,7 +112,9 @@ def test_step_jump_line_and_back(reviewed_server, browser):  # noqa: F811
     played = page.evaluate("RB.pos.played")
     assert played["text"] == pick["played"]
     words = page.inner_text("#stepper")
-    assert pick["played"] in words and f"{round(pick['win_played'] * 100)}%" in words
+    assert page.get_attribute("#stepper .rb-played", "title") == pick["played"]   # in words,
+    assert page.inner_text("#stepper .rb-played").split()[0] in words             # notation
+    assert f"{round(pick['win_played'] * 100)}%" in words                          # as title
     if pick["mark"]:
         assert pick["mark"] in words
     if played["space"] is not None:

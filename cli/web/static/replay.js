@@ -57,21 +57,25 @@ function boardQuestion() {
   return `Review board: the position before your decision #${d.ply} (round ${d.round}). ` +
          "Step with ← → (Home, End) on the map, the slider or the buttons.";
 }
+// a move in words ("Place Sunset on 24", board.js's label), its notation as a tooltip
+function said(m, text, cls) {
+  const words = m ? label(m) : text;
+  return el("b", { class: cls, title: text }, words);
+}
 function moveWords(p) {
   const d = p.review;
   const line = el("p", { class: "rb-words" });
-  const played = el("b", { class: "rb-played" }, d.played);
+  const played = said(p.played, d.played, "rb-played");
   if (d.played === d.best) {
     line.append("You played ", played, ` (${pctOf(d.win_played)} win share): the review's choice too.`);
     return line;
   }
-  line.append("You played ", played, ` (${pctOf(d.win_played)}); better: `, el("b", { class: "rb-best" }, d.best),
+  line.append("You played ", played, ` (${pctOf(d.win_played)}); better: `, said(p.best, d.best, "rb-best"),
               ` (${pctOf(d.win_best)}): ${d.loss.toFixed(1)} points of win share lost`);
   if (d.mark) {
     const chip = el("span", { class: `chip ${d.mark}` }, `${R.review.signs[d.mark]} ${d.mark}`);
-    line.append(", ", chip);
-  }
-  line.append(".");
+    line.append(" ", chip);
+  } else line.append(".");
   return line;
 }
 
@@ -88,6 +92,7 @@ function drawStepper() {
   $("board-panel").classList.toggle("stepping", Boolean(RB));
   $("map").removeAttribute("tabindex");
   $("map").removeAttribute("data-key");
+  $("legend").classList.toggle("rb", Boolean(RB));
   if (!RB) { box.replaceChildren(); return; }
   const p = RB.pos, n = p.plies.length, i = p.index;
   $("map").setAttribute("tabindex", "0");
@@ -102,7 +107,7 @@ function drawStepper() {
   slider.addEventListener("change", () => stepBoard(Number(slider.value)));
   const exit = rbButton("rb-exit", "Back to the game", "Leave the review board: back to the game", closeBoard);
   head.append(el("h2", {}, "Review board"), prev, slider, next,
-              el("span", { class: "rb-where" }, `${i + 1} / ${n} · #${p.ply}, round ${p.review.round}`), exit);
+              el("span", { class: "rb-where", title: `decision ${i + 1} of ${n}: #${p.ply}, round ${p.review.round}` }, `${i + 1} / ${n}`), exit);
   box.replaceChildren(head, moveWords(p), marksStrip(p), lineBox());
 }
 
@@ -137,7 +142,9 @@ function lineBox() {
     li.append(who(x.seat), " ", el("code", {}, x.move));                 // panels.js
     ol.append(li);
   }
-  box.append(el("span", { class: "note" }, "Expected after the better move (the search's most visited line, from your view: the others' cards are its guesses):"), ol);
+  const more = RB.line.line.length > 1 ? ":" : `; at ${RB.line.iterations} iterations it looked no further than the move:`;
+  box.append(el("span", { class: "note" }, "The better move's expected line (the search's most visited line, from your " +
+                "view: the others' cards are its guesses)" + more), ol);
   return box;
 }
 async function showLine() {
