@@ -119,7 +119,8 @@ def test_static_files_are_cached_under_their_hash(web):
     urls = re.findall(r'"(/static/[\w.]+\?v=\w+)"', client.get("/").text)
     assert {u.split("?")[0] for u in urls} == {"/static/board.js", "/static/review.js",
                                                "/static/keys.js", "/static/map.js",
-                                               "/static/panels.js", "/static/style.css"}
+                                               "/static/replay.js", "/static/panels.js",
+                                               "/static/style.css"}
     for url in urls:
         r = client.get(url)
         assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
