@@ -20,6 +20,7 @@ import threading
 
 from ekonos import State
 from ekonos.moves import Move
+from ekonos.notation import parse_move
 from search.bots import derive_seed
 from search.review import expected_line
 
@@ -114,23 +115,28 @@ class Lines:
                     self._lines.pop(next(iter(self._lines)))
                 self._lines[key] = kept
         names = list(st.names)
-        seats = _seats(st, kept)
+        seats = _seats(st, kept)              # zip: a move whose seat is unknown is left out
         return {"ply": ply, "best": entry["best"], "iterations": iterations,
                 "line": [{"move": text, "seat": q, "name": names[q]}
                          for text, q in zip(kept, seats)]}
 
 
 def _seats(st: State, texts: list[str]) -> list[int]:
-    """Who makes each decision of a line from `st` (the line replayed on a copy; a card guessed
-    from another seat's view is played from that view, where any card of the unseen ones may
-    be played)."""
-    seat = st.to_move
-    view = st.view(seat)
-    out = []
+    """Who makes each decision of a line from `st`, the line replayed on the view of the seat
+    to move (the search's own view).  Another seat's card play cannot be checked there (its
+    hand is unknown: `why_illegal` says so), so each move is parsed for the step it is at and
+    applied unchecked, as the search applied it; the line stops at a move that does not parse
+    or apply (none is expected: the search made every one of them from this view)."""
+    view = st.view(st.to_move)
+    out: list[int] = []
     for text in texts:
-        out.append(view.to_move)
-        try:
-            view.push_text(text)
-        except Exception:                 # a guessed card the view cannot place: stop here
+        if view.is_over():
             break
-    return out + [view.to_move] * (len(texts) - len(out))
+        seat = view.to_move
+        try:
+            move = parse_move(text, view.step, view.names)
+            view.push_unchecked(move.action)
+        except Exception:
+            break
+        out.append(seat)
+    return out

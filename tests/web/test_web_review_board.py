@@ -91,3 +91,26 @@ def test_the_better_moves_expected_line_is_computed_once(web):  # noqa: F811
     assert all(x["name"] == game.session.names[x["seat"]] for x in data["line"])
     assert client.get(f"/api/review/line?ply={d['ply']}").json() == data
     assert game.lines.searches == 1
+
+
+def test_a_lines_seats_are_found_from_the_view(tmp_path):
+    """Who decides each move of a line: replayed on the view of the seat to move, other seats'
+    card plays included (their hands unknown there), as on the real game."""
+    import random
+
+    from cli.session import GameSession
+    from cli.web.replay import _seats
+    s = GameSession.new(autosave=tmp_path / "a.json", record_dir=tmp_path / "g", ai=2, level=1,
+                        seed=3)
+    st, rng, texts = s.state.copy(), random.Random(1), []
+    for _ in range(30):
+        m = rng.choice(list(st.legal_moves))
+        texts.append(str(m))
+        st.push(m)
+    real, want = s.state.copy(), []
+    for text in texts:
+        want.append(real.to_move)
+        real.push_text(text)
+    assert len(set(want)) == 3
+    assert _seats(s.state, texts) == want
+    assert _seats(s.state, texts[:3] + ["fly to the moon"] + texts[4:]) == want[:3]
