@@ -94,6 +94,7 @@ class Lines:
         self.keep = keep
         self._lines: dict[tuple[str, int], list[str]] = {}
         self._lock = threading.Lock()
+        self._one = threading.Lock()          # one line's search at a time (a flood queues)
         self.searches = 0
 
     def line(self, session: GameSession, job: Job | None, ply: int, iterations: int) -> dict:
@@ -107,28 +108,32 @@ class Lines:
             best = _legal(st, entry["best"])
             if best is None:                                   # cannot happen: a legal move
                 raise Refused(409, f"the better move {entry['best']!r} does not replay here")
-            self.searches += 1
-            kept = expected_line(st, best, iterations, derive_seed(job.result["seed"], ply),
-                                 LINE_LENGTH)
-            with self._lock:
-                if len(self._lines) >= self.keep:
-                    self._lines.pop(next(iter(self._lines)))
-                self._lines[key] = kept
+            with self._one:
+                with self._lock:
+                    kept = self._lines.get(key)
+                if kept is None:
+                    self.searches += 1
+                    kept = expected_line(st, best, iterations,
+                                         derive_seed(job.result["seed"], ply), LINE_LENGTH)
+                    with self._lock:
+                        if len(self._lines) >= self.keep:
+                            self._lines.pop(next(iter(self._lines)))
+                        self._lines[key] = kept
         names = list(st.names)
-        seats = _seats(st, kept)              # zip: a move whose seat is unknown is left out
+        found = _seats(st, kept)              # zip: a move whose seat is unknown is left out
         return {"ply": ply, "best": entry["best"], "iterations": iterations,
-                "line": [{"move": text, "seat": q, "name": names[q]}
-                         for text, q in zip(kept, seats)]}
+                "line": [dict(move_json(move), move=str(move), seat=q, name=names[q])
+                         for move, q in found]}
 
 
-def _seats(st: State, texts: list[str]) -> list[int]:
-    """Who makes each decision of a line from `st`, the line replayed on the view of the seat
+def _seats(st: State, texts: list[str]) -> list[tuple[Move, int]]:
+    """Each decision of a line as a Move, with who makes it of a line from `st`, the line replayed on the view of the seat
     to move (the search's own view).  Another seat's card play cannot be checked there (its
     hand is unknown: `why_illegal` says so), so each move is parsed for the step it is at and
     applied unchecked, as the search applied it; the line stops at a move that does not parse
     or apply (none is expected: the search made every one of them from this view)."""
     view = st.view(st.to_move)
-    out: list[int] = []
+    out: list[tuple[Move, int]] = []
     for text in texts:
         if view.is_over():
             break
@@ -138,5 +143,5 @@ def _seats(st: State, texts: list[str]) -> list[int]:
             view.push_unchecked(move.action)
         except Exception:
             break
-        out.append(seat)
+        out.append((move, seat))
     return out

@@ -89,6 +89,7 @@ def test_the_better_moves_expected_line_is_computed_once(web):  # noqa: F811
     assert data["best"] == d["best"] and data["line"][0]["move"] == d["best"]
     assert data["line"][0]["seat"] == 0 and 1 <= len(data["line"]) <= 9
     assert all(x["name"] == game.session.names[x["seat"]] for x in data["line"])
+    assert all(x["text"] == x["move"] and "space" in x for x in data["line"])   # Move fields
     assert client.get(f"/api/review/line?ply={d['ply']}").json() == data
     assert game.lines.searches == 1
 
@@ -112,5 +113,6 @@ def test_a_lines_seats_are_found_from_the_view(tmp_path):
         want.append(real.to_move)
         real.push_text(text)
     assert len(set(want)) == 3
-    assert _seats(s.state, texts) == want
-    assert _seats(s.state, texts[:3] + ["fly to the moon"] + texts[4:]) == want[:3]
+    assert [(str(m), q) for m, q in _seats(s.state, texts)] == list(zip(texts, want))
+    assert [q for _, q in _seats(s.state, texts[:3] + ["fly to the moon"] + texts[4:])] \
+        == want[:3]

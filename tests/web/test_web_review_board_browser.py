@@ -47,7 +47,7 @@ def reviewed_server(tmp_path, monkeypatch):
         if server.started:
             break
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}/?token={TOKEN}"
+    yield f"http://127.0.0.1:{port}/?token={TOKEN}", game
     game.close_streams()
     server.should_exit = True
     thread.join(timeout=20)
@@ -67,9 +67,10 @@ def play_to_the_end(page) -> None:
 
 
 def test_step_jump_line_and_back(reviewed_server, browser):  # noqa: F811
+    url, game = reviewed_server
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors = watch(page)
-    page.goto(reviewed_server)
+    page.goto(url)
     play_to_the_end(page)
     page.click("#review-btn")
     page.wait_for_selector("#review svg.chart", timeout=300000)
@@ -128,9 +129,13 @@ def test_step_jump_line_and_back(reviewed_server, browser):  # noqa: F811
         assert page.locator(f"#map g.rb-move.best[data-space='{best['space']}']").count() == 1
 
     if pick["best"] != pick["played"]:                           # the better move's line
+        game.reviews.iterations = 1000           # (searched then: a line longer than a move)
         page.click("#rb-line-btn")
         page.wait_for_selector(".rb-seq li", timeout=120000)
         assert pick["best"] in page.inner_text(".rb-seq li >> nth=0")
+        line = page.evaluate("RB.line.line")
+        assert page.locator("#map g.rb-step").count() == \
+            sum(1 for x in line if x["space"] is not None)               # numbered on the map
 
     found = serious(page)
     assert not found, "\n".join(found)

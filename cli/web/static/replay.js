@@ -137,14 +137,15 @@ function lineBox() {
     return box;
   }
   const ol = el("ol", { class: "rb-seq" });
-  for (const x of RB.line.line) {
+  RB.line.line.forEach((x, k) => {
     const li = el("li");
-    li.append(who(x.seat), " ", el("code", {}, x.move));                 // panels.js
+    li.append(el("b", { class: "rb-n" }, `${k + 1}.`), " ", who(x.seat), " ", el("code", {}, x.move));   // panels.js
+    if (k + 1 < RB.line.line.length) li.append(el("span", { class: "rb-then", "aria-hidden": "true" }, " →"));
     ol.append(li);
-  }
+  });
   const more = RB.line.line.length > 1 ? ":" : `; at ${RB.line.iterations} iterations it looked no further than the move:`;
   box.append(el("span", { class: "note" }, "The better move's expected line (the search's most visited line, from your " +
-                "view: the others' cards are its guesses)" + more), ol);
+                "view: the others' cards are its guesses; numbered on the map)" + more), ol);
   return box;
 }
 async function showLine() {
@@ -172,12 +173,29 @@ function drawReviewMoves(svg) {
              el("title", {}, `${word === "played" ? "You played" : "Better"}: ${m.text}`, SVG));
     svg.append(g);
   };
-  if (same) { mark(p.played, "played best", "played"); return; }
-  if (p.best && p.best.space !== null && p.best.space === p.played.space) {
-    mark(p.played, "played both", "both"); return;
-  }
-  mark(p.best, "best", "better");
-  mark(p.played, "played", "played");
+  if (same) mark(p.played, "played best", "played");
+  else if (p.best && p.best.space !== null && p.best.space === p.played.space) mark(p.played, "played both", "both");
+  else { mark(p.best, "best", "better"); mark(p.played, "played", "played"); }
+  drawLineOnMap(svg);
+}
+
+// The better move's line on the map: a numbered disc in the mover's colour on each space it
+// takes (a space taken twice shows its discs side by side)
+function drawLineOnMap(svg) {
+  if (!RB.line) return;
+  const at = new Map();
+  RB.line.line.forEach((x, k) => {
+    if (x.space === null) return;
+    const n = at.get(x.space) || 0, [cx, cy] = centre(x.space);            // map.js
+    at.set(x.space, n + 1);
+    const g = el("g", { class: "rb-step", "data-space": x.space, "data-step": k + 1 }, null, SVG);
+    const dx = cx - 12 + n * 22;
+    const disc = el("circle", { cx: dx, cy: cy - 34, r: 11 }, null, SVG);
+    disc.style.fill = seatColour(x.seat);                                   // map.js
+    g.append(disc, el("text", { x: dx, y: cy - 29.5, class: "rb-step-text" }, String(k + 1), SVG),
+             el("title", {}, `${k + 1}. ${x.name}: ${x.move}`, SVG));
+    svg.append(g);
+  });
 }
 
 // ← → Home End on the map (or anywhere in the board panel but the slider) step the board
