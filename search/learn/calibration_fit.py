@@ -38,11 +38,12 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from ekonos.files import read_bounded, write_atomic
+from ekonos.files import read_bounded
 from ekonos.files import read_json_file
 from search import calibration_map
 from search.calibration_map import FORMAT, KIND, MAX_MAP_BYTES, WinCalibration, name_of_bytes
 from search.learn import calibration, net_data, selfplay
+from search.learn.model_file import write_named
 from search.learn import shards as shards_mod
 
 #: Equal-count groups of the training pairs of one player count.
@@ -224,15 +225,7 @@ def command_of(folders: list, heldout: float, seed: int, games: int | None) -> s
 def write_map(text: str, out: Path) -> tuple[str, Path]:
     """Write a map file: into folder `out` as `<name>.json`, or (`out` not a folder) at the
     path `out` itself; atomically.  Returns the map's name and its file."""
-    raw = text.encode("utf-8")
-    if len(raw) > MAX_MAP_BYTES:
-        raise ValueError(f"the map's file would be {len(raw)} bytes, more than a map file may "
-                         f"be ({MAX_MAP_BYTES})")
-    name = name_of_bytes(raw)
-    out = Path(out)
-    path = out / f"{name}.json" if out.is_dir() else out
-    write_atomic(path, text)
-    return name, path
+    return write_named(text, out, name_of_bytes, MAX_MAP_BYTES, "map")
 
 
 def make_map(folders: list, out: Path, heldout: float = 0.3, seed: int = 1,

@@ -14,9 +14,10 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from ekonos.files import read_bounded
+from ekonos.files import read_bounded, write_atomic
 from search._ismcts import EVAL_FEATURES_HASH
 from search.evaluation import FORMAT, KIND, name_of_bytes
 from search.learn.fit import MAX_SAMPLES_BYTES
@@ -60,4 +61,21 @@ def write_model(text: str, out: Path) -> tuple[str, Path]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return name, path
+
+
+def write_named(text: str, out: Path, name_of: Callable[[bytes], str], limit: int, what: str,
+                advice: str = "") -> tuple[str, Path]:
+    """Write a file named by its content (`name_of` its bytes): into folder `out` as
+    `<name>.json`, or (`out` not a folder) at the path `out` itself; atomically.  Returns the
+    name and the file.  ValueError when it would be more than `limit` bytes (`what`: "network",
+    "map"; `advice`: what to do then)."""
+    raw = text.encode("utf-8")
+    if len(raw) > limit:
+        raise ValueError(f"the {what}'s file would be {len(raw)} bytes, more than a {what} file "
+                         f"may be ({limit}){advice}")
+    name = name_of(raw)
+    out = Path(out)
+    path = out / f"{name}.json" if out.is_dir() else out
+    write_atomic(path, text)
     return name, path

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ekonos.files import write_atomic
 from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
+from search.learn.model_file import write_named
 from search.network import FORMAT, KIND, MAX_NET_BYTES, WEIGHTS, encode, name_of_bytes
 
 
@@ -45,12 +45,5 @@ def write_net(text: str, out: Path) -> tuple[str, Path]:
     """Write a network file: into folder `out` as `<name>.json`, or (`out` not a folder) at the
     path `out` itself; atomically.  Returns the network's name and its file.  ValueError for a
     network too large for a network file."""
-    raw = text.encode("utf-8")
-    if len(raw) > MAX_NET_BYTES:
-        raise ValueError(f"the network's file would be {len(raw)} bytes, more than a network "
-                         f"file may be ({MAX_NET_BYTES}): use narrower hidden layers")
-    name = name_of_bytes(raw)
-    out = Path(out)
-    path = out / f"{name}.json" if out.is_dir() else out
-    write_atomic(path, text)
-    return name, path
+    return write_named(text, out, name_of_bytes, MAX_NET_BYTES, "network",
+                       ": use narrower hidden layers")
