@@ -14,8 +14,9 @@ from ekonos.rules import MAX_SHARES, TOKEN_LIMIT, TOKEN_LIMIT_MIN_PLAYERS, Compa
 
 
 #: Under a hint whose win shares cannot be told apart (search.analysis.even).
-EVEN_NOTE = ("The search's own win shares of these lie within one point of each other: from "
-             "here it cannot tell them apart, and any of them is about as good as the others.")
+EVEN_NOTE = ("The search's own win shares of these lie within one point of each other, as do "
+             "the final points it expects of them: from here it cannot tell them apart, and "
+             "any of them is about as good as the others.")
 
 
 def plural(n: int, word: str) -> str:

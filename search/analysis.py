@@ -28,15 +28,23 @@ MIN_ITERATIONS = 10
 #: ranking by noise.  Early in a 3-player game, for one, every move reads 33.3%: no one can call
 #: the winner from there, and the search is led by the expected score.
 EVEN_MARGIN = 0.01
+#: Expected final scores further apart than this (one point) are a difference too: a move that
+#: hands tiles to another company or costs points is not "about as good" as the others because
+#: the win shares read alike (a decided game, or the opening of a 3-player one).
+EVEN_SCORE_MARGIN = 1.0
 
 
 def even(moves: list[dict]) -> bool:
-    """True when two or more moves are shown and the search's win shares of them (``win_raw``,
-    else ``win``) are all within EVEN_MARGIN of each other (a forced move has none: never
-    even).  The search's own figures: the calibration map pools positions of every stage of
-    the game, so two moves it maps close together may still be told apart by the search."""
+    """True when two or more moves are shown, the search's win shares of them (``win_raw``,
+    else ``win``) are all within EVEN_MARGIN of each other and their expected final scores
+    within EVEN_SCORE_MARGIN where they are given (a forced move has no share: never even).  The search's own figures:
+    the calibration map pools positions of every stage of the game, so two moves it maps close
+    together may still be told apart by the search."""
     wins = [m.get("win_raw", m["win"]) for m in moves if m["win"] is not None]
-    return len(wins) >= 2 and len(wins) == len(moves) and max(wins) - min(wins) < EVEN_MARGIN
+    if len(wins) < 2 or len(wins) != len(moves) or max(wins) - min(wins) >= EVEN_MARGIN:
+        return False
+    scores = [m["score"] for m in moves if m.get("score") is not None]
+    return not scores or max(scores) - min(scores) <= EVEN_SCORE_MARGIN
 
 
 def level_params(level: int) -> dict:

@@ -222,3 +222,16 @@ def test_arena_help_lists_every_registered_bot_and_its_defaults():
             assert f"{field.name}=" in r.output, (name, field.name)
     for level in LEVELS:
         assert f"level{level}" in r.output
+
+
+def test_moves_alike_in_win_share_but_not_in_score_are_not_even():
+    """Issue 35: "any of them is about as good" was said of rows one of which scored 2 points
+    less; alike win shares (a decided game) are not enough."""
+    from search.analysis import EVEN_SCORE_MARGIN, even
+    rows = [{"win": 0.0, "win_raw": 0.001, "score": 49.3}, {"win": 0.0, "win_raw": 0.002,
+                                                             "score": 49.1}]
+    assert even(rows)
+    rows[1]["score"] = 49.3 - EVEN_SCORE_MARGIN - 1.0
+    assert not even(rows)
+    rows[1]["score"], rows[1]["win_raw"] = 49.3, 0.02           # a point of win share apart
+    assert not even(rows)

@@ -244,3 +244,11 @@ def test_bad_specs_are_refused_with_the_reason(spec, words):
 ])
 def test_even_means_win_shares_within_one_point(wins, expected):
     assert even([{"win": w} for w in wins]) is expected
+
+
+@pytest.mark.parametrize("scores, expected", [
+    ([41.0, 40.5, 40.2], True),            # within one point of score
+    ([41.0, 38.0, 40.0], False),           # one move costs three points
+])
+def test_even_also_needs_expected_scores_within_one_point(scores, expected):
+    assert even([{"win": 0.333, "score": s} for s in scores]) is expected
