@@ -13,11 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli import storage
 from cli.errors import InputError, refuse_overwrite, save_figure
-from cli.options import example, json_option, seed_option
+from cli.options import example, json_option, level_option, seed_option
 from cli.output import print_report
 from cli.render.review import review_report
 from search.bots import MAX_ITERATIONS
-from search.review import DEFAULT_ITERATIONS, GameReview, replay_record, review_game
+from search.review import (DEFAULT_ITERATIONS, DEFAULT_LEVEL, GameReview, replay_record,
+                           review_game)
 
 PLOT_MISSING = ("--png needs matplotlib, which is not installed: pip install 'ekonos[plot]' "
                 "(or pip install matplotlib)")
@@ -53,20 +54,28 @@ def run_with_bar(console: Console, work: Callable[[Callable[[int, int], None]], 
               metavar="FILE", help="Also draw the win-share chart into FILE (needs matplotlib: "
                                    "pip install 'ekonos[plot]').")
 @click.option("--force", is_flag=True, help="Replace the --png FILE if it exists.")
-@click.option("--iterations", "-i", type=click.IntRange(10, MAX_ITERATIONS),
-              default=DEFAULT_ITERATIONS, show_default=True,
-              help="Search budget of each decision (more: slower, steadier figures).")
+@level_option(default=DEFAULT_LEVEL,
+              help=f"Judge with the search of this level of `ekonos play` (default "
+                   f"{DEFAULT_LEVEL}, the hint's): its parameters and budget.")
+@click.option("--iterations", "-i", type=click.IntRange(10, MAX_ITERATIONS), default=None,
+              help=f"Budget of each decision's first look (default: the level's, as the hint "
+                   f"searches; {DEFAULT_ITERATIONS} at level {DEFAULT_LEVEL}).  A second look "
+                   "spends twice that on the decisions it marks.")
 @seed_option(default=0, help="Seed of the searches: the same seed gives the same review.")
 @click.option("--workers", "-w", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions searched at once (one thread each).")
 def review(game: Path, seat: int | None, as_json: bool, png: Path | None, force: bool,
-           iterations: int, seed: int, workers: int) -> None:
+           level: int, iterations: int | None, seed: int, workers: int) -> None:
     """Review a game recorded by `ekonos play`: for each decision, the move played and the
     best move with their expected win shares, the loss and a mark (inaccuracy from 5 points of
     win share lost, mistake from 10, blunder from 15); each player's accuracy, the three
     costliest decisions and a chart of the win shares over the game.
 
-    Each decision is searched from its player's view only: the other hands are never read.
+    Each decision is searched from its player's view only: the other hands are never read, by
+    the search the hint uses (`ekonos hint` with the decision's seed, in --json, gives the same
+    figures).  A decision the first look finds costly is searched again, the played and the
+    better move side by side in several independent searches, and marked only by the lower end
+    of the loss's 90% interval: a mark is a loss that holds with 95% confidence.
     Finished games are kept in the games/ folder of the data folder (see `ekonos play --help`).
     """
     if png is not None:
@@ -80,7 +89,7 @@ def review(game: Path, seat: int | None, as_json: bool, png: Path | None, force:
     console = Console(highlight=False, stderr=as_json)
     result = run_with_bar(console, lambda progress: review_game(
         start, moves, seats=None if seat is None else [seat], iterations=iterations, seed=seed,
-        ply0=ply0, workers=workers, progress=progress))
+        ply0=ply0, workers=workers, progress=progress, level=level))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

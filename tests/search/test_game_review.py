@@ -97,8 +97,9 @@ def test_a_planted_blunder_is_marked():
     review = review_game(start, moves, iterations=ITERATIONS, seed=3)
     d = next(d for d in review.decisions if d.ply == k + 1)
     assert d.played == str(plant)
-    assert d.win_played == 0.0 and d.method in ("exact", "root")
+    assert d.win_played == 0.0 and d.method == "second"     # searched again, side by side
     assert d.loss >= 15 and d.mark == "blunder"
+    assert d.low == d.high == d.loss                       # known exactly: every replicate agrees
     after = start.copy()
     for m in moves[:k]:
         after.push(m)
@@ -199,7 +200,11 @@ def test_review_command_json(tmp_path):
     assert data["format"] == "ekonos-review" and data["iterations"] == ITERATIONS
     assert data["seats"] == [0, 1, 2] and len(data["decisions"]) == len(moves)
     for d in data["decisions"]:
-        assert d["mark"] == mark_of(d["loss"])
+        # a mark goes by the lower end of the second look's interval; none without one
+        assert d["mark"] == (None if d["low"] is None or d["loss"] == 0 else mark_of(d["low"]))
+        assert d["method"] == ("first" if d["low"] is None else "second")
+        if d["low"] is not None and d["loss"] > 0:
+            assert d["low"] <= d["loss"] <= d["high"]
         assert 0 <= d["win_played"] <= 1 and 0 <= d["win_best"] <= 1
         assert d["loss"] == pytest.approx(max(0, d["win_best"] - d["win_played"]) * 100,
                                           abs=0.02)
