@@ -13,7 +13,7 @@ from cli.errors import InputError
 from cli.storage import MAX_RECORD_BYTES
 from ekonos.errors import EkonosError
 from ekonos.files import read_json_file
-from cli.options import example, players_option, seed_option
+from cli.options import example, json_option, players_option, seed_option
 from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
 
 
@@ -128,7 +128,7 @@ def pointless_moves_cmd(specs: tuple[str, ...], games: int, players: int, seed: 
               help="Seeds of the first and the deep review.")
 @click.option("--workers", "-w", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions searched at once.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@json_option("Print the table as JSON.")
 def review_marks_cmd(records: tuple[Path, ...], factor: int, iterations: int | None,
                      seeds: tuple[int, int], workers: int, as_json: bool) -> None:
     """Do the review's marks survive a deeper look?  Review each game RECORD (as `ekonos play`

@@ -312,7 +312,8 @@ def test_the_scorepad_offers_the_review(data_dir):
     from cli.commands.play import TerminalGame
     game = TerminalGame.new_game(ai=1, level=1, seed=8, console=Console(
         width=100, record=True, color_system=None),
-        input_fn=lambda prompt: "review" if prompt.startswith("review?") else "1")
+        input_fn=lambda prompt: {"review?": "review", "board?": "board",
+                                 "review ›": "q"}.get(prompt.split()[0], "1"))
     game.session.review = lambda **kw: review_game(  # a small budget for the test
         game.session.start, [d.move for d in game.session.decisions], seats=[0],
         iterations=100, progress=kw.get("progress"))
@@ -321,6 +322,9 @@ def test_the_scorepad_offers_the_review(data_dir):
     assert "Final scores" in text and "Type review" in text
     assert "Accuracy" in text and "Expected win share" in text
     assert text.index("Final scores") < text.index("Accuracy")
+    # then the board, at the first of the person's decisions, left with q
+    assert "Type board" in text and "Review · 1/" in text
+    assert text.index("Accuracy") < text.index("Review · 1/")
 
 
 def test_report_renders_the_chart_and_summary():
