@@ -312,8 +312,8 @@ def test_the_scorepad_offers_the_review(data_dir):
     from cli.commands.play import TerminalGame
     game = TerminalGame.new_game(ai=1, level=1, seed=8, console=Console(
         width=100, record=True, color_system=None),
-        input_fn=lambda prompt: {"review?": "review", "board?": "board",
-                                 "review ›": "q"}.get(prompt.split()[0], "1"))
+        input_fn=lambda prompt: {"review? ›": "review", "board? ›": "board",
+                                 "review ›": "q"}.get(prompt.strip(), "1"))
     game.session.review = lambda **kw: review_game(  # a small budget for the test
         game.session.start, [d.move for d in game.session.decisions], seats=[0],
         iterations=100, progress=kw.get("progress"))
