@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lab": ("cli.commands.lab",
             "Measuring tools beyond `arena`, `ladder` and `suite`: one SPRT pooled over arena "
             "runs, think time per decision, paired loss differences on a suite, pointless "
-            "buy-backs."),
+            "buy-backs, whether the review's marks survive a deeper look."),
     "learn": ("cli.commands.learn",
               "Train the learned evaluation (the `horizon` parameter of `ismcts`) and the value "
               "network: `sample` plays self-play games and keeps their round starts, `fit` fits a "

@@ -169,12 +169,18 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
              "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
              "score": "—" if m["score"] is None else f"{m['score']:.1f}",
              "visits": str(m["visits"])} for i, m in enumerate(result["moves"], 1)]
+    names_of = {col: "win" if compact and width < 100 and col == "win share" else col
+                for col in cols}
+    # every column but the continuation keeps its width whole; that one gives way, to what
+    # is left of the width (rich would otherwise squeeze the short columns out of sight)
+    wholes = {col: max([len(names_of[col])] + [len(r[col]) for r in rows])
+              for col in cols if col != "then"}
+    rest = max(1, width - sum(wholes.values()) - 2 * len(cols))
     for col in cols:
-        name = "win" if compact and width < 100 and col == "win share" else col
-        # every column but the continuation keeps its width whole; that one gives way
-        whole = max([len(name)] + [len(r[col]) for r in rows]) if col != "then" else None
-        table.add_column(name, justify="left" if col in ("decision", "then", "") else "right",
-                         overflow="ellipsis" if compact else "fold", min_width=whole,
+        table.add_column(names_of[col],
+                         justify="left" if col in ("decision", "then", "") else "right",
+                         overflow="ellipsis" if compact else "fold", min_width=wholes.get(col),
+                         max_width=rest if col == "then" else None,
                          no_wrap=col == "decision" or compact)   # a decision stays whole
     for m, cells in zip(result["moves"], rows):
         cells = dict(cells, **{"": Text(cells[""], style="bold cyan"),

@@ -38,7 +38,7 @@ from ekonos.errors import EkonosError, IllegalMoveError, InvalidMoveError
 from ekonos.moves import Move
 from ekonos.rules import PLAYER_TABLE
 from ekonos.state import DEFAULT_NAMES
-from search.analysis import analyse, level_params
+from search.analysis import JUDGE_LEVEL, analyse, judge_iterations, level_params
 from search.bots import LEVELS, Bot, derive_seed, make_bot
 from search.review import review_game
 
@@ -49,7 +49,6 @@ from cli.events import (AutosaveFailed, Decision, DecisionMade, Event, GameOver,
 from cli.narration import describe, plural, read_line, skipped_steps
 from cli.record import DEFAULT_LEVEL, RecordError, read_record, write_record
 
-HINT_FLOOR = 10000               # a hint searches at least this many iterations (about 0.5 s)
 _SEED_HINT = 0x48494E54          # derive_seed tag of a hint's search
 
 
@@ -379,25 +378,23 @@ class GameSession:
 
     # -- hints ------------------------------------------------------------------------------
     def hint(self, top: int = 3) -> dict:
-        """The search's advice for the person's position (search.analysis.analyse's dict), at
-        least HINT_FLOOR iterations, from the person's view only.  The search's `top` best
-        decisions (the most visited; under `root=halving`, the survivor and the moves that
-        lasted longest), shown best first by the search's win share (`win_raw`; then expected
-        score: the calibrated `win` keeps that order); each move has its `label` for a person
+        """The search's advice for the person's position (search.analysis.analyse's dict): the
+        judge's search (search.analysis: level JUDGE_LEVEL's, whatever the AIs' level, with
+        the judge's budget: the review's first look), from the person's view only.  The
+        search's `top` best decisions in its order (under `root=halving`, the survivor, then
+        the moves that lasted longest): h1 is the move the review counts as best at the same
+        seed; each move has its `label` for a person
         (cli.narration.move_label) and its continuation `players` (the seat of each decision)
         and `labels`.  Kept for `h1`, `h2`, ... (`hint_moves`) of this position, which undo
         and redo may come back to."""
         with self.lock:
             st = self._head.state.copy()
             seed = derive_seed(self.ai_seed, self.ply, _SEED_HINT)
-            level = self.level
             path = self._path()
-        kwargs = level_params(level)
-        iterations = max(kwargs.get("iterations", 0), HINT_FLOOR)
+        kwargs = level_params(JUDGE_LEVEL)
+        iterations = judge_iterations(JUDGE_LEVEL)
         result = analyse(st, iterations=iterations, top=top, workers=kwargs.get("workers", 1),
                          seed=seed, params=kwargs)
-        result["moves"].sort(key=lambda m: (-(m["win_raw"] if m["win"] is not None else -1),
-                                            -(m["score"] if m["score"] is not None else -1e9)))
         for m in result["moves"]:
             seats, labels = read_line(st, [m["move"]] + m["line"])
             m["players"], m["label"], m["labels"] = seats[1:], labels[0], labels[1:]
@@ -414,13 +411,15 @@ class GameSession:
         return tuple(d.move.action for d in self._head.decisions)
 
     def review(self, seat: int | None = None, iterations: int | None = None, seed: int = 0,
-               progress: Callable[[int, int], None] | None = None):
+               progress: Callable[[int, int], None] | None = None, level: int | None = None):
         """The review of the game so far (search.review.review_game): every decision of `seat`
-        (the person's by default; -1: every seat), searched from that seat's view."""
+        (the person's by default; -1: every seat), searched from that seat's view by the judge
+        at `level` (None: the hint's, JUDGE_LEVEL)."""
         seat = self.human if seat is None else seat
+        level = JUDGE_LEVEL if level is None else level
         return review_game(self.start, [d.move for d in self._head.decisions],
                            seats=None if seat == -1 else [seat], iterations=iterations,
-                           seed=seed, ply0=self.ply0, progress=progress)
+                           seed=seed, ply0=self.ply0, progress=progress, level=level)
 
     # -- the one place the game changes -----------------------------------------------------
     def _check_live(self, st: State) -> None:

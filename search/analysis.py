@@ -1,4 +1,7 @@
-"""Advice for the seat to move: the search behind `ekonos hint` (and the in-game hint).
+"""Advice for the seat to move: the search behind `ekonos hint` (and the in-game hint), and the
+judge: the one search that advises (hint, in `play`, in `serve` and `ekonos hint`) and judges
+(the review's first look, search/review.py) a position, with one budget rule, so that the same
+position, level and seed give the same figures wherever they are asked for.
 
 The search receives `state.view(to_move)` only, so hands the seat cannot see are never read:
 the result is the same whether the position knows the other hands or not (R21).
@@ -16,9 +19,15 @@ from ekonos.rules import Step
 from search import calibration_map
 from search.bots import LEVELS, ISMCTSBot, parse_spec
 
-#: The budget of a hint without one: 30 000 iterations (level 4's before the levels were redefined);
-#: `ekonos hint` takes its level's budget instead when that is more.
-DEFAULT_ITERATIONS = 30_000
+#: The judge's level when none is asked for: level 3, the strongest search whose budget fits a
+#: whole game's review in under a minute on two cores (benchmarks/test_bench_review.py); level
+#: 4 thinks three times as long for a gain the arena does not show with four players.
+JUDGE_LEVEL = 3
+#: The least budget of the judge's search: a level with a smaller budget (levels 1 and 2, for
+#: learning the game) is searched with this many iterations when it advises or judges.
+JUDGE_FLOOR = 25_000
+#: The budget of a hint without one: the judge's at its level (judge_iterations(JUDGE_LEVEL)).
+DEFAULT_ITERATIONS = JUDGE_FLOOR
 MAX_LINE = 1000     # decisions of an expected continuation
 #: The least iteration budget of a hint, and of each of its workers.  A card turn is searched as
 #: the card, then its use: the first iterations only try the cards (up to 6), so a
@@ -57,6 +66,25 @@ def level_params(level: int) -> dict:
     return parse_spec(LEVELS[level])[1]
 
 
+def judge_iterations(level: int) -> int:
+    """The judge's iteration budget at `level`: the level's own, at least JUDGE_FLOOR.  One rule
+    for the hint in `play` and `serve`, `ekonos hint` and the review's first look."""
+    return max(level_params(level).get("iterations", 0), JUDGE_FLOOR)
+
+
+def judge_bot(params: dict | None = None, iterations: int | None = None,
+              seconds: float | None = None, workers: int = 1) -> ISMCTSBot:
+    """The judge's search: an `ismcts` bot with `params` (a level's, via level_params; else the
+    defaults) and the budget `iterations` or `seconds`; never more workers than each can spend
+    MIN_ITERATIONS on.  SpecError (an EkonosError) naming a wrong parameter."""
+    params = {k: v for k, v in (params or {}).items() if k not in ("iterations", "time", "workers")}
+    budget = {"iterations": iterations} if seconds is None else {"time": seconds}
+    bot = ISMCTSBot(workers=workers, **params, **budget)   # SpecError (an EkonosError) if bad
+    if iterations is not None and workers > iterations // MIN_ITERATIONS:   # each worker >= 10
+        bot = ISMCTSBot(workers=max(1, iterations // MIN_ITERATIONS), **params, **budget)
+    return bot
+
+
 def analyse(state: State, iterations: int | None = None, seconds: float | None = None,
             top: int = 3, workers: int = 1, seed: int = 0, line_length: int = 8,
             params: dict | None = None, calibration: str = "") -> dict:
@@ -90,11 +118,7 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
         raise EkonosError(f"iterations must be at least {MIN_ITERATIONS} for a hint, got "
                           f"{iterations} (fewer may not reach a single decision)")
     curve = calibration_map.load(calibration)     # a damaged map: refused before any search
-    budget = {"iterations": iterations} if seconds is None else {"time": seconds}
-    params = {k: v for k, v in (params or {}).items() if k not in ("iterations", "time", "workers")}
-    bot = ISMCTSBot(workers=workers, **params, **budget)   # SpecError (an EkonosError) if bad
-    if iterations is not None and workers > iterations // MIN_ITERATIONS:   # each worker >= 10
-        bot = ISMCTSBot(workers=max(1, iterations // MIN_ITERATIONS), **params, **budget)
+    bot = judge_bot(params, iterations, seconds, workers)
     view = state.view(seat)
     if view.count_legal() == 1:   # cannot happen after auto-play, but keep the answer honest
         only = view.nth_legal(0)

@@ -8,27 +8,23 @@ from 15); per seat an accuracy figure and the costliest decisions.
 Each decision is searched from the seat's view only (`State.view(seat)`, R21): the other hands
 and the undealt cards are never read, so the review is the same whatever they were.
 
-How the two win shares are measured (information-set MCTS as level REVIEW_LEVEL searches,
-`search.bots.ISMCTSBot`, with the review's own budget `iterations`):
+How a decision is judged: two looks, the second only where the first finds a loss.
 
-1. The position is searched; the best move is the most visited one.  When the played move is
-   that move, its win share is the seat's mean win share over the iterations through it (when
-   those are fewer than `visit_floor`, as at a card step where some 200 decisions share the
-   budget, it is measured as in 2).
-2. When the played move is another one, both moves are measured the same way, each on its own:
-   the position after the move is searched with half the budget, and the move's win share is
-   the seat's mean win share over all those iterations, the figure step 1 reads for a root
-   move, here with thousands of iterations behind each move instead of a few hundred for the
-   one the search liked less (reading that minority figure from the first search is biased:
-   a move the search stops visiting keeps the estimate of a subtree it never refined; two
-   seeds then disagree by 10 points on the same move).  This works when the seat decides next
-   after the move (a card play is followed by its own sale or buy, an expansion by its next
-   action), with 2 players (the seat's share is one minus the other's), and exactly when the
-   game ends after the move (R20, ties split).
-3. When another seat of a larger game decides after one of them (after a buy, the next
-   player's turn), the search keeps that seat's statistics, not ours: both figures are read
-   from the first search when the played move has at least `visit_floor` visits there, else
-   from a search with four times the budget.  Method `root` / `again` in the output.
+1. **The first look** is the judge's search (search.analysis: the search of level `level`, level
+   3 by default, with its budget rule `judge_iterations`): exactly the search `ekonos hint`
+   runs on that position, at the decision's seed (`seed` of each decision), so `ekonos hint
+   POSITION --level L --seed S` prints the same figures.  Its first move is the best; when the
+   played move is that move, the decision lost nothing.
+2. When the played move is another one and the first look measures it within 5 points of the
+   best on enough visits (`visit_floor`), the decision is not marked: no mark without a
+   measured loss.
+3. Otherwise **the second look** compares the two moves directly: REPLICATES independent
+   searches (a seed each), each spending the same budget on the played move and on the best
+   one, forced at the root in turn (`Searcher.forced`, as sequential halving does), so that both
+   are searched as deeply, whatever their first-look visits.  Each replicate gives a loss; the
+   loss shown is their mean, with a 90% interval (Student's t over the replicates); the mark
+   goes by the interval's lower end, so that a mark is a loss that holds with 95% confidence
+   (a blunder: at least 15 points lost, with that confidence).  Method `first` / `second`.
 
 A played move measured at least as good as the search's choice is reported as the best.
 
@@ -36,7 +32,7 @@ The two win shares shown are calibrated (search/calibration_map.py: the search's
 to how often positions it rated so were won in self-play), and the loss is their difference, so
 that the points lost are points of a share that comes true; the search's own figures are kept
 as `win_played_raw` and `win_best_raw`.  The map was fitted for level 3's search (see its
-``spec``); for the review's search it is an approximation (docs/strength.md).
+``spec``), the judge's by default.
 
 Seeds derive from `seed` and the decision's number, so a review is reproducible, whatever the
 number of threads (`workers` share the decisions, one search each).
@@ -44,6 +40,7 @@ number of threads (`workers` share the decisions, one search each).
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -53,16 +50,37 @@ from ekonos.errors import EkonosError
 from ekonos.moves import Move
 from ekonos.position import state_from_dict
 from search import calibration_map
-from search.bots import LEVELS, ISMCTSBot, derive_seed, parse_spec
+from search.analysis import JUDGE_LEVEL, judge_bot, judge_iterations, level_params
+from search.bots import derive_seed
 from search.roots import Stop, stopped_by
 
-DEFAULT_ITERATIONS = 4000
-#: The level whose search judges each decision (its parameters, the review's own budget): the
-#: plain search, playouts to the game's end, as the review has always measured.
-REVIEW_LEVEL = 2
+#: The judge's level when a review is given none (search.analysis.JUDGE_LEVEL).
+DEFAULT_LEVEL = JUDGE_LEVEL
+#: The first look's budget at the default level (the hint's: search.analysis.judge_iterations).
+DEFAULT_ITERATIONS = judge_iterations(DEFAULT_LEVEL)
 #: (points of win share lost, mark), most severe first (Lichess's thresholds).
 MARKS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
-_SEED_AFTER, _SEED_AGAIN = 1, 2
+#: The second look: this many independent searches of the two moves, each spending
+#: SECOND_SHARE of the first look's budget on each move (twice the first look in all).
+REPLICATES = 8
+SECOND_SHARE = 1 / 8
+#: Each replicate alternates between the two moves in this many slices, so both see the tree
+#: and the random stream at the same stages.
+SLICES = 4
+#: One-sided 95% quantiles of Student's t by degrees of freedom (the interval of the loss is
+#: mean ± t·sd/√n, 90% two-sided; its lower end is a loss that holds with 95% confidence).
+T95 = {1: 6.314, 2: 2.920, 3: 2.353, 4: 2.132, 5: 2.015, 6: 1.943, 7: 1.895, 8: 1.860,
+       9: 1.833, 10: 1.812, 11: 1.796, 12: 1.782, 13: 1.771, 14: 1.761, 15: 1.753}
+#: A decision whose best move's win share is at most this, or whose played move's is at least
+#: 1 - this, was taken in a decided game: whatever is played, little can be lost there.
+DECIDED = 0.02
+_SEED_SECOND = 2
+
+
+def t95(df: int) -> float:
+    """The one-sided 95% quantile of Student's t with `df` degrees of freedom (past 15, the
+    value at 15: a little wider than needed)."""
+    return math.inf if df < 1 else T95[min(df, 15)]
 
 
 def mark_of(loss: float) -> str | None:
@@ -94,15 +112,26 @@ class DecisionReview:
     options: int                 # legal decisions in the position
     visits_played: int          # iterations behind win_played
     visits_best: int
-    method: str                 # root | after | exact | again (the module's docstring)
+    method: str                 # first | second (the module's docstring)
     win_played_raw: float       # the search's own figures, before the calibration map
     win_best_raw: float
+    seed: int = 0               # the first look's seed: `ekonos hint --seed` gives its figures
+    low: float | None = None    # the loss's 90% interval (second look; None: not re-searched)
+    high: float | None = None
+
+    @property
+    def decided(self) -> bool:
+        """Taken in a decided game: the best move's win share at most DECIDED, or the played
+        move's at least 1 - DECIDED (little could be lost there, whatever was played)."""
+        return self.win_best <= DECIDED or self.win_played >= 1.0 - DECIDED
 
     def to_dict(self) -> dict:
         d = asdict(self)
         for k in ("win_played", "win_best", "win_played_raw", "win_best_raw"):
             d[k] = round(d[k], 4)
-        d["loss"] = round(d["loss"], 2)
+        for k in ("loss", "low", "high"):
+            d[k] = _round(d[k], 2)
+        d["decided"] = self.decided
         return d
 
 
@@ -119,6 +148,8 @@ class GameReview:
     result: tuple[float, ...] | None = None
     method: str = field(default="ismcts, from each seat's view", compare=False)
     calibration: str = ""        # the name of the calibration map of the shares shown
+    level: int = DEFAULT_LEVEL   # the judge's level
+    replicates: int = REPLICATES
 
     def of(self, seat: int) -> list[DecisionReview]:
         return [d for d in self.decisions if d.seat == seat]
@@ -127,6 +158,16 @@ class GameReview:
         """Mean of `move_accuracy` over the seat's reviewed decisions (None without any)."""
         mine = self.of(seat)
         return sum(move_accuracy(d.loss) for d in mine) / len(mine) if mine else None
+
+    def open_accuracy(self, seat: int) -> float | None:
+        """`accuracy` over the seat's decisions taken while the game was still open (not
+        `decided`); None without any."""
+        mine = [d for d in self.of(seat) if not d.decided]
+        return sum(move_accuracy(d.loss) for d in mine) / len(mine) if mine else None
+
+    def decided_count(self, seat: int) -> int:
+        """The seat's reviewed decisions taken in a decided game."""
+        return sum(d.decided for d in self.of(seat))
 
     def counts(self, seat: int) -> dict[str, int]:
         marks = [d.mark for d in self.of(seat)]
@@ -142,12 +183,19 @@ class GameReview:
         return {
             "format": "ekonos-review", "version": 1,
             "players": list(self.names), "seats": list(self.seats),
-            "iterations": self.iterations, "seed": self.seed, "calibration": self.calibration,
+            "level": self.level, "iterations": self.iterations, "seed": self.seed,
+            "replicates": self.replicates, "calibration": self.calibration,
             "marks": {name: limit for limit, name in MARKS},
+            "mark_rule": "a mark goes by the lower end of the loss's 90% interval from the "
+                         "second look (a loss that holds with 95% confidence)",
             "accuracy": "mean over the seat's decisions of 103.1668*exp(-0.04354*loss)-3.1669, "
-                        "loss in points of win share (Lichess's curve)",
+                        "loss in points of win share (Lichess's curve); open_accuracy: over "
+                        f"the decisions not taken in a decided game (best move's win share "
+                        f"<= {DECIDED:g} or played move's >= {1 - DECIDED:g})",
             "summary": [{"seat": q, "name": self.names[q], "decisions": len(self.of(q)),
-                         "accuracy": _round(self.accuracy(q), 1), **self.counts(q)}
+                         "accuracy": _round(self.accuracy(q), 1),
+                         "open_accuracy": _round(self.open_accuracy(q), 1),
+                         "decided": self.decided_count(q), **self.counts(q)}
                         for q in self.seats],
             "costliest": [d.ply for d in self.costliest()],
             "result": None if self.result is None else [round(x, 4) for x in self.result],
@@ -199,108 +247,106 @@ def positions(start: State, moves: Sequence[Move]) -> list[tuple[State, Move]]:
 # One decision
 
 def visit_floor(iterations: int) -> int:
-    """Visits under which a root figure is too noisy to judge a move by (step 3 then)."""
-    return max(100, iterations // 8)
+    """Visits under which a first-look figure is too noisy to clear a move by: the second look
+    then measures it."""
+    return max(100, iterations // 20)
 
 
-def review_decision(state: State, move: Move, iterations: int = DEFAULT_ITERATIONS,
-                    seed: int = 0, ply: int = 0, calibration: str = "") -> DecisionReview:
-    """Review `move` of the seat to move in `state`, from that seat's view only; the shares
-    calibrated by the map `calibration` (a shipped map's name or a file; "": the shipped one)."""
+def review_decision(state: State, move: Move, iterations: int | None = None, seed: int = 0,
+                    ply: int = 0, calibration: str = "", level: int = DEFAULT_LEVEL,
+                    replicates: int = REPLICATES) -> DecisionReview:
+    """Review `move` of the seat to move in `state`, from that seat's view only, by the judge at
+    `level` (`iterations`: its first look's budget, None for the level's) and `seed` (the first
+    look's; the module's docstring); the shares calibrated by the map `calibration` (a shipped
+    map's name or a file; "": the shipped one)."""
     curve = calibration_map.load(calibration)
-    seat = state.to_move
+    params = level_params(level)
+    iterations = judge_iterations(level) if iterations is None else iterations
+    seat, n = state.to_move, state.nplayers
     view = state.view(seat)
     options = view.count_legal()
-    played, best, method = _search(view, move, iterations, seed)
-    win_played = curve.share(played["win"], state.nplayers)
-    win_best = curve.share(best["win"], state.nplayers)
-    loss = round(max(0.0, (win_best - win_played) * 100.0), 2)   # as shown, as marked
-    return DecisionReview(ply=ply, seat=seat, round=state.round, step=str(state.step),
-                          played=str(move), best=str(Move.from_action(best["action"])),
-                          win_played=win_played, win_best=win_best, loss=loss,
-                          mark=mark_of(loss), options=options, visits_played=played["visits"],
-                          visits_best=best["visits"], method=method,
-                          win_played_raw=played["win"], win_best_raw=best["win"])
-
-
-def _bot(iterations: int) -> ISMCTSBot:
-    """The review's search: level REVIEW_LEVEL's parameters with `iterations`."""
-    params = {k: v for k, v in parse_spec(LEVELS[REVIEW_LEVEL])[1].items() if k != "iterations"}
-    return ISMCTSBot(iterations=iterations, **params)
-
-
-def _root(view: State, iterations: int, seed: int) -> dict[int, dict]:
-    moves = _bot(iterations).analyse(view, seed=seed, line_length=0).moves
+    moves = judge_bot(params, iterations).analyse(view, seed=seed, line_length=0).moves
     if not moves:
         raise EkonosError(f"{iterations} iterations are too few to review a decision")
-    return {m["action"]: m for m in moves}
+    best = moves[0]
+    played = next((m for m in moves if m["action"] == move.action),
+                  {"action": move.action, "win": 0.0, "visits": 0})
+    common = dict(ply=ply, seat=seat, round=state.round, step=str(state.step), played=str(move),
+                  options=options, seed=seed)
 
+    def first(best: dict, loss: float) -> DecisionReview:
+        wp, wb = curve.share(played["win"], n), curve.share(best["win"], n)
+        return DecisionReview(best=str(Move.from_action(best["action"])), win_played=wp,
+                              win_best=wb, loss=loss, mark=None, visits_played=played["visits"],
+                              visits_best=best["visits"], method="first",
+                              win_played_raw=played["win"], win_best_raw=best["win"], **common)
 
-def _search(view: State, move: Move, iterations: int, seed: int) -> tuple[dict, dict, str]:
-    """(played, best, method): each a dict with action, win and visits."""
-    stats = _root(view, iterations, seed)
-    best = max(stats.values(), key=lambda m: (m["visits"], m["win"]))
-    played = stats.get(move.action, {"action": move.action, "win": 0.0, "visits": 0})
     if played is best:
-        if best["visits"] >= visit_floor(iterations):
-            return played, best, "root"
-        value = _value_after(view, move, iterations // 2, derive_seed(seed, _SEED_AFTER))
-        if value is None:
-            return played, best, "root"
-        played = best = {"action": move.action, "win": value[0], "visits": value[1]}
-        return played, best, value[2]
-    # two different moves: each measured on its own, with the same budget
-    measured = []
-    for i, m in enumerate((played, best)):
-        value = _value_after(view, Move.from_action(m["action"]), iterations // 2,
-                             derive_seed(seed, _SEED_AFTER, i))
-        if value is None:
-            break
-        measured.append({"action": m["action"], "win": value[0], "visits": value[1],
-                         "how": value[2]})
-    else:
-        played, best = measured
-        how = "exact" if played["how"] == best["how"] == "exact" else "after"
-        if played["win"] >= best["win"]:
-            best = played                      # as good as the search's choice
-        return played, best, how
-    if played["visits"] >= visit_floor(iterations):
-        return played, best, "root"
-    # another seat decides after one of them, and the played move was hardly searched: a
-    # larger search, both figures from it
-    stats = _root(view, iterations * 4, derive_seed(seed, _SEED_AGAIN))
-    best = max(stats.values(), key=lambda m: (m["visits"], m["win"]))
-    played = stats.get(move.action, {"action": move.action, "win": 0.0, "visits": 0})
-    return played, best, "again"
+        return first(best, 0.0)
+    first_loss = (curve.share(best["win"], n) - curve.share(played["win"], n)) * 100.0
+    if played["visits"] >= visit_floor(iterations) and first_loss < MARKS[-1][0]:
+        return first(played, 0.0) if first_loss <= 0 else first(best, round(first_loss, 2))
+    per_move = max(1, round(iterations * SECOND_SHARE))
+    pairs = second_look(view, (move.action, best["action"]), params, per_move, replicates,
+                        derive_seed(seed, _SEED_SECOND))
+    if pairs is None and params.get("plain"):      # plain=1 never takes a buy-back: measure
+        pairs = second_look(view, (move.action, best["action"]), dict(params, plain=0),
+                            per_move, replicates, derive_seed(seed, _SEED_SECOND))
+    if pairs is None:
+        return first(best, round(max(0.0, first_loss), 2))
+    shares = [(curve.share(p, n), curve.share(b, n)) for (p, _), (b, _) in pairs]
+    losses = [(b - p) * 100.0 for p, b in shares]
+    mean = statistics.fmean(losses)
+    half = t95(len(losses) - 1) * statistics.stdev(losses) / math.sqrt(len(losses)) \
+        if len(losses) > 1 else math.inf
+    low, high = mean - half, mean + half
+    wp = statistics.fmean(p for p, _ in shares)
+    wb = statistics.fmean(b for _, b in shares)
+    raw_p = statistics.fmean(p for (p, _), _ in pairs)
+    raw_b = statistics.fmean(b for _, (b, _) in pairs)
+    visits_p = sum(v for (_, v), _ in pairs)
+    visits_b = sum(v for _, (_, v) in pairs)
+    better = mean > 0
+    return DecisionReview(best=str(Move.from_action(best["action"])) if better else str(move),
+                          win_played=wp, win_best=wb if better else wp,
+                          loss=round(max(0.0, mean), 2),
+                          mark=mark_of(low) if better else None,
+                          visits_played=visits_p, visits_best=visits_b if better else visits_p,
+                          method="second", win_played_raw=raw_p,
+                          win_best_raw=raw_b if better else raw_p,
+                          low=round(low, 2) if math.isfinite(low) else None,
+                          high=round(high, 2) if math.isfinite(high) else None, **common)
 
 
-def _value_after(view: State, move: Move, iterations: int, seed: int) \
-        -> tuple[float, int, str] | None:
-    """(win share, iterations behind it, how) of the seat after `move`: exact when the game
-    ends; else a search of the position after it: the seat's mean win share over it when the
-    seat decides there, or (2 players) one minus the opponent's.  None when another seat of a
-    larger game decides there (the search keeps that seat's statistics, not ours)."""
+def second_look(view: State, actions: tuple[int, int], params: dict, per_move: int,
+                replicates: int, seed: int) -> list[tuple[tuple[float, int], ...]] | None:
+    """The two root moves `actions` of the seat to move in `view` compared directly: in each of
+    `replicates` independent searches (the judge's parameters `params`, seed derived from `seed`
+    and the replicate), each move forced at the root for `per_move` iterations, in SLICES
+    alternating slices.  Per replicate, per move: (the seat's mean win share through it, its
+    visits).  None when a move gets no visit (one the search never takes)."""
     seat = view.to_move
-    after = view.copy()
-    after.push(move)
-    if after.is_over():
-        scores = after.scores()
-        top = max(scores)
-        winners = [q for q, s in enumerate(scores) if s == top]
-        return (1.0 / len(winners) if seat in winners else 0.0), 0, "exact"
-    if after.to_move != seat and after.nplayers != 2:
-        return None
-    # the seat's own search of the position (the other seat's hand, if it is to play a card,
-    # is dealt anew every iteration from what the seat cannot see)
-    searcher = _bot(max(iterations, 1)).searcher()
-    searcher.run(after.view(seat), seat, iterations=max(iterations, 1), seed=seed)
-    stats = {m["action"]: dict(m, win=m["win"] / max(m["visits"], 1))
-             for m in searcher.root_moves(0)}
-    if not stats:
-        return None
-    visits = sum(m["visits"] for m in stats.values())
-    mean = sum(m["win"] * m["visits"] for m in stats.values()) / max(visits, 1)
-    return (mean if after.to_move == seat else 1.0 - mean), visits, "after"
+    bot = judge_bot(params, per_move)
+    out = []
+    for r in range(replicates):
+        searcher = bot.searcher()
+        for k in range(SLICES):
+            size = per_move // SLICES + (1 if k < per_move % SLICES else 0)
+            for a in actions:
+                if size:
+                    searcher.forced = a
+                    searcher.run(view, seat, iterations=size, seed=derive_seed(seed, r),
+                                 more=searcher.node_count > 0)
+        searcher.forced = -1
+        stats = {m["action"]: m for m in searcher.root_moves(0)}
+        pair = []
+        for a in actions:
+            m = stats.get(a)
+            if not m or not m["visits"]:
+                return None
+            pair.append((m["win"] / m["visits"], m["visits"]))
+        out.append(tuple(pair))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -309,14 +355,19 @@ def _value_after(view: State, move: Move, iterations: int, seed: int) \
 def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None = None,
                 iterations: int | None = None, seed: int = 0, ply0: int = 0, workers: int = 2,
                 progress: Callable[[int, int], None] | None = None,
-                calibration: str = "") -> GameReview:
-    """Review the decisions of `seats` (default: every seat) in the game `start` + `moves`,
-    the shares calibrated by the map `calibration` ("": the shipped one; `review_decision`).
+                calibration: str = "", level: int = DEFAULT_LEVEL,
+                replicates: int = REPLICATES) -> GameReview:
+    """Review the decisions of `seats` (default: every seat) in the game `start` + `moves` by
+    the judge at `level` (`iterations`: the first look's budget, None for the level's; the
+    second look's `replicates`), the shares calibrated by the map `calibration` ("": the shipped
+    one; `review_decision`).  Decision seeds derive from `seed` and the decision's number.
     `progress(done, total)` is called as decisions are reviewed (from this thread); an
     exception it raises stops the review (the decisions not begun are dropped) and propagates."""
-    iterations = DEFAULT_ITERATIONS if iterations is None else iterations
+    iterations = judge_iterations(level) if iterations is None else iterations   # level checked
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 10:
         raise EkonosError(f"iterations must be an integer of at least 10, got {iterations!r}")
+    if isinstance(replicates, bool) or not isinstance(replicates, int) or replicates < 2:
+        raise EkonosError(f"replicates must be an integer of at least 2, got {replicates!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise EkonosError(f"workers must be at least 1, got {workers!r}")
     n = start.nplayers
@@ -336,7 +387,8 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
     def one(item: tuple[int, State, Move]) -> DecisionReview:
         ply, st, mv = item
         with stopped_by(stop):
-            return review_decision(st, mv, iterations, derive_seed(seed, ply), ply, calibration)
+            return review_decision(st, mv, iterations, decision_seed(seed, ply), ply, calibration,
+                                   level, replicates)
 
     done: list[DecisionReview] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -359,21 +411,29 @@ def review_game(start: State, moves: Sequence[Move], seats: Iterable[int] | None
         k = scores.count(top)
         result = tuple((1.0 / k) if s == top else 0.0 for s in scores)
     return GameReview(tuple(start.names), chosen, iterations, seed, tuple(done), result,
-                      calibration=curve.name)
+                      calibration=curve.name, level=level, replicates=replicates)
+
+
+def decision_seed(seed: int, ply: int) -> int:
+    """The first look's seed of decision `ply` of a review with `seed` (`ekonos hint --seed`
+    with it gives the first look's figures)."""
+    return derive_seed(seed, ply)
 
 
 # ---------------------------------------------------------------------------------------------
 # The better move played out
 
-def expected_line(state: State, move: Move, iterations: int = DEFAULT_ITERATIONS,
-                  seed: int = 0, length: int = 8) -> list[str]:
-    """The line the review's search expects after `move` in `state`: `move`, then the most
+def expected_line(state: State, move: Move, iterations: int | None = None,
+                  seed: int = 0, length: int = 8, level: int = DEFAULT_LEVEL) -> list[str]:
+    """The line the judge at `level` expects after `move` in `state`: `move`, then the most
     visited continuation of its subtree (up to `length` decisions, canonical texts), searched
     from the view of the seat to move only: the other seats' cards in it are the search's
     guesses, dealt from what that seat cannot see.  Just `[move]` when the search did not
     reach past it."""
     view = state.view(state.to_move)
-    for m in _bot(iterations).analyse(view, seed=seed, line_length=length).moves:
+    iterations = judge_iterations(level) if iterations is None else iterations
+    bot = judge_bot(level_params(level), iterations)
+    for m in bot.analyse(view, seed=seed, line_length=length).moves:
         if m["action"] == move.action:
             return [str(move)] + [str(Move.from_action(a)) for a in m["line"]]
     return [str(move)]

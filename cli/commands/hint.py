@@ -15,7 +15,8 @@ from cli.output import print_report
 from cli.panels import continuation_text
 from cli.options import FiniteFloatRange, example, json_option, level_option, seed_option
 from cli.record import DEFAULT_LEVEL
-from search.analysis import DEFAULT_ITERATIONS, MIN_ITERATIONS, analyse, level_params
+from search.analysis import (JUDGE_FLOOR, MIN_ITERATIONS, analyse, judge_iterations,
+                             level_params)
 
 #: Below NARROW columns the table leaves out the expected continuation, below NARROWER the
 #: visits and the score too, so the moves and their win shares stay whole.
@@ -31,7 +32,8 @@ FULL_NOTE = ("The search tree filled the memory it may use ({nodes} nodes) and t
                               "ekonos hint game.json --level 4"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--iterations", "-i", type=click.IntRange(MIN_ITERATIONS), default=None,
-              help=f"Iteration budget (default: the level's, at least {DEFAULT_ITERATIONS}).")
+              help=f"Iteration budget (default: the level's, at least {JUDGE_FLOOR}: the "
+                   "budget of the in-game hint and of the review's first look).")
 @click.option("--time", "-t", "seconds", type=FiniteFloatRange(0, min_open=True), default=None,
               help="Think for this many seconds instead (not reproducible).")
 @click.option("--top", "-k", type=click.IntRange(1), default=3, show_default=True,
@@ -60,7 +62,7 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     state = load_position(Path(file))
     params = level_params(level)
     if iterations is None and seconds is None:
-        iterations = max(params.get("iterations", 0), DEFAULT_ITERATIONS)
+        iterations = judge_iterations(level)
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed, params=params)
     if as_json:

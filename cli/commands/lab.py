@@ -1,16 +1,19 @@
 """`ekonos lab ...`: the lab's measuring tools (search/lab/): pool SPRT shards, think time per
-decision, paired suite differences, pointless buy-backs.  This module only reads options and
-prints; the work is in search/lab/pool_sprt.py, think_time.py, suite_pairs.py and
-pointless_moves.py."""
+decision, paired suite differences, pointless buy-backs, the review's marks under a deeper
+look.  This module only reads options and prints; the work is in search/lab/pool_sprt.py,
+think_time.py, suite_pairs.py, pointless_moves.py and review_marks.py."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
 from cli.errors import InputError
+from cli.storage import MAX_RECORD_BYTES
+from ekonos.errors import EkonosError
 from ekonos.files import read_json_file
-from cli.options import example, players_option, seed_option
+from cli.options import example, json_option, players_option, seed_option
 from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
 
 
@@ -19,7 +22,8 @@ from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
                             "ekonos lab suite-pairs result.json --pair level3 baseline"))
 def lab() -> None:
     """Measuring tools beyond `arena`, `ladder` and `suite`: one SPRT pooled over arena runs,
-    think time per decision, paired loss differences on a suite, pointless buy-backs."""
+    think time per decision, paired loss differences on a suite, pointless buy-backs, whether
+    the review's marks survive a deeper look."""
 
 
 def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
@@ -110,3 +114,40 @@ def pointless_moves_cmd(specs: tuple[str, ...], games: int, players: int, seed: 
         sales, pointless = pointless_moves.count(spec, games, players, seed)
         click.echo(f"{spec:45s} {sales:5d} sales, {pointless:4d} bought back to the same "
                    "position")
+
+
+@lab.command("review-marks", epilog=example(
+    "ekonos lab review-marks games/game-*.json",
+    "ekonos lab review-marks g1.json g2.json --factor 16 --json > marks.json"))
+@click.argument("records", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--factor", type=click.IntRange(2, 64), default=16, show_default=True,
+              help="The deep review's budget, as a multiple of the first's.")
+@click.option("--iterations", "-i", type=click.IntRange(10), default=None,
+              help="The first review's budget (default: `ekonos review`'s).")
+@click.option("--seeds", type=(int, int), default=(0, 1), show_default=True,
+              help="Seeds of the first and the deep review.")
+@click.option("--workers", "-w", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Decisions searched at once.")
+@json_option("Print the table as JSON.")
+def review_marks_cmd(records: tuple[Path, ...], factor: int, iterations: int | None,
+                     seeds: tuple[int, int], workers: int, as_json: bool) -> None:
+    """Do the review's marks survive a deeper look?  Review each game RECORD (as `ekonos play`
+    writes them) at the default budget and at FACTOR times it with another seed, every seat;
+    per mark kind: how many of the first review's marks the deep one confirms (marks at least
+    as severe), gives the same mark, keeps marked at all, and the marks it gives anew."""
+    from search.lab import review_marks
+    from search.review import replay_record
+    games = []
+    for f, data in zip(records, _read_json(records, "a game record", MAX_RECORD_BYTES)):
+        try:
+            games.append(replay_record(data))
+        except EkonosError as e:
+            raise InputError(f"{f}: {e}") from None
+    result = review_marks.reproduce(
+        games, factor, seeds, workers, iterations,
+        progress=lambda done, total: click.echo(f"{done}/{total} games reviewed twice", err=True))
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        for line in review_marks.table_lines(result):
+            click.echo(line)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,11 +14,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli import storage
 from cli.errors import InputError, refuse_overwrite, save_figure
-from cli.options import example, json_option, seed_option
+from cli.options import example, json_option, level_option, seed_option
 from cli.output import print_report
 from cli.render.review import review_report
+from cli.review_board import ReviewBoard
 from search.bots import MAX_ITERATIONS
-from search.review import DEFAULT_ITERATIONS, GameReview, replay_record, review_game
+from search.review import (DEFAULT_ITERATIONS, DEFAULT_LEVEL, GameReview, replay_record,
+                           review_game)
 
 PLOT_MISSING = ("--png needs matplotlib, which is not installed: pip install 'ekonos[plot]' "
                 "(or pip install matplotlib)")
@@ -53,22 +56,36 @@ def run_with_bar(console: Console, work: Callable[[Callable[[int, int], None]], 
               metavar="FILE", help="Also draw the win-share chart into FILE (needs matplotlib: "
                                    "pip install 'ekonos[plot]').")
 @click.option("--force", is_flag=True, help="Replace the --png FILE if it exists.")
-@click.option("--iterations", "-i", type=click.IntRange(10, MAX_ITERATIONS),
-              default=DEFAULT_ITERATIONS, show_default=True,
-              help="Search budget of each decision (more: slower, steadier figures).")
+@click.option("--board", is_flag=True,
+              help="Then step through the reviewed decisions on the board (in a terminal): "
+                   "the move played and the better one on the map, the better move's line.")
+@level_option(default=DEFAULT_LEVEL,
+              help=f"Judge with the search of this level of `ekonos play` (default "
+                   f"{DEFAULT_LEVEL}, the hint's): its parameters and budget.")
+@click.option("--iterations", "-i", type=click.IntRange(10, MAX_ITERATIONS), default=None,
+              help=f"Budget of each decision's first look (default: the level's, as the hint "
+                   f"searches; {DEFAULT_ITERATIONS} at level {DEFAULT_LEVEL}).  A second look "
+                   "spends twice that on the decisions it marks.")
 @seed_option(default=0, help="Seed of the searches: the same seed gives the same review.")
 @click.option("--workers", "-w", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions searched at once (one thread each).")
 def review(game: Path, seat: int | None, as_json: bool, png: Path | None, force: bool,
-           iterations: int, seed: int, workers: int) -> None:
+           board: bool, level: int, iterations: int | None, seed: int, workers: int) -> None:
     """Review a game recorded by `ekonos play`: for each decision, the move played and the
     best move with their expected win shares, the loss and a mark (inaccuracy from 5 points of
     win share lost, mistake from 10, blunder from 15); each player's accuracy, the three
     costliest decisions and a chart of the win shares over the game.
 
-    Each decision is searched from its player's view only: the other hands are never read.
+    Each decision is searched from its player's view only: the other hands are never read, by
+    the search the hint uses (`ekonos hint` with the decision's seed, in --json, gives the same
+    figures).  A decision the first look finds costly is searched again, the played and the
+    better move side by side in several independent searches, and marked only by the lower end
+    of the loss's 90% interval: a mark is a loss that holds with 95% confidence.
     Finished games are kept in the games/ folder of the data folder (see `ekonos play --help`).
     """
+    if board and (as_json or not (sys.stdin.isatty() and sys.stdout.isatty())):
+        raise click.UsageError("--board steps through the review in a terminal: it needs one "
+                               "for input and output, and cannot go with --json")
     if png is not None:
         _check_plot()
         refuse_overwrite(png, force)
@@ -80,7 +97,7 @@ def review(game: Path, seat: int | None, as_json: bool, png: Path | None, force:
     console = Console(highlight=False, stderr=as_json)
     result = run_with_bar(console, lambda progress: review_game(
         start, moves, seats=None if seat is None else [seat], iterations=iterations, seed=seed,
-        ply0=ply0, workers=workers, progress=progress))
+        ply0=ply0, workers=workers, progress=progress, level=level))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
@@ -89,6 +106,8 @@ def review(game: Path, seat: int | None, as_json: bool, png: Path | None, force:
         draw_png(result, png)
         if not as_json:
             console.print(f"Chart drawn in {png}.", markup=False)
+    if board:
+        ReviewBoard(result, start, moves, ply0, console).run()
 
 
 def _check_plot() -> None:
@@ -149,3 +168,13 @@ def offer_review(console: Console, session, input_fn, record: Path | None,
         return
     result = run_with_bar(console, lambda progress: session.review(progress=progress))
     console.print(review_report(result, console.width))
+    console.print("Type [bold]board[/] to step through your decisions on the board (the move "
+                  "played and the better one on the map), or press Enter to leave.")
+    try:
+        answer = input_fn("board? › ").strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return
+    if answer in ("board", "b", "y", "yes"):
+        ReviewBoard(result, session.start, [d.move for d in session.decisions],
+                    session.ply0, console, input_fn).run()

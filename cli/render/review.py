@@ -96,28 +96,38 @@ def summary(review) -> Group:
             t.add_column(col, justify="right" if col in ("#", "lost") else "left",
                          overflow="fold")
         for d in worst:
+            sure = "" if d.low is None else f" [{max(d.low, 0):.0f}–{d.high:.0f}]"
             t.add_row(str(d.ply), Text(review.names[d.seat]),
                       f"{short_move(d.played)} ({_pct(d.win_played)})",
                       f"{short_move(d.best)} ({_pct(d.win_best)})",
-                      Text(f"{d.loss:.1f} points {d.mark or ''}".strip(),
+                      Text(f"{d.loss:.1f}{sure} points {d.mark or ''}".strip(),
                            style=MARK_STYLE.get(d.mark or "")))
         parts.append(t)
     else:
         parts.append(Text("No decision lost a point of win share by the search's measure."))
     acc = Table(box=None, show_edge=False, padding=(0, 1), title="Accuracy",
                 title_justify="left")
-    for col in ("player", "accuracy", "decisions", "inaccuracies", "mistakes", "blunders"):
+    for col in ("player", "accuracy", "decisions", "open", "decided", "inaccuracies",
+                "mistakes", "blunders"):
         acc.add_column(col, justify="left" if col == "player" else "right")
     for q in review.seats:
-        a = review.accuracy(q)
+        a, o = review.accuracy(q), review.open_accuracy(q)
         c = review.counts(q)
         acc.add_row(Text(review.names[q]), "—" if a is None else f"{a:.0f}%",
-                    str(len(review.of(q))), str(c["inaccuracy"]), str(c["mistake"]),
+                    str(len(review.of(q))), "—" if o is None else f"{o:.0f}%",
+                    str(review.decided_count(q)), str(c["inaccuracy"]), str(c["mistake"]),
                     str(c["blunder"]))
     parts.append(acc)
     parts.append(Text("Marks: inaccuracy ?! from 5 points of win share lost, mistake ? from "
-                      "10, blunder ?? from 15.  Accuracy: Lichess's curve of the points lost, "
-                      "averaged over the decisions.", style="dim"))
+                      "10, blunder ?? from 15, by the lower end of the loss's 90% interval "
+                      "(the played and the better move searched again side by side, "
+                      f"{review.replicates} times): a mark is a loss that holds with 95% "
+                      "confidence; [a–b] is that interval.  Accuracy: Lichess's curve of the "
+                      "points lost (100% for none, about 50% at 15), averaged over the "
+                      "decisions; open: over those taken before the game was decided (the "
+                      "best move at most 2% to win, or the played one at least 98%): there "
+                      "nothing can be lost, so a lost game's accuracy reads high.",
+                      style="dim"))
     return Group(*parts)
 
 
@@ -125,8 +135,9 @@ def review_report(review, width: int = 80) -> Group:
     """The whole review: the table, the chart, the summary."""
     head = Text(f"Review: {len(review.decisions)} decisions of "
                 + ", ".join(review.names[q] for q in review.seats)
-                + f"; {review.iterations} iterations a decision, seed {review.seed}; "
-                "each searched from that player's view only", style="bold")
+                + f"; level {review.level}'s search (the hint's), {review.iterations} "
+                f"iterations a decision, seed {review.seed}; each searched from that player's "
+                "view only", style="bold")
     return Group(head, decisions_table(review), Text(""),
                  Text("Expected win share at each decision", style="bold"),
                  win_chart(review, width=min(width, 100)), Text(""), summary(review))

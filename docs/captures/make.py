@@ -6,8 +6,11 @@ the prompt line included.  Run from the repository root:
 writes, for 80×24 and 120×40, `play-WxH.txt` (the card prompt after a round of AI turns, in
 round 2 of a 4-player game at level 1, seed 7, you at seat 1) and `play-WxH-hint.txt` (the
 same prompt after `hint`), `play-80x24-6p.txt` (the same in a 6-player game) and
-`play-80x24-threat.txt` (the first such prompt with a forced expansion coming).  Your
-decisions before that are drawn at random (seeded), so the captures are the same every run.
+`play-80x24-threat.txt` (the first such prompt with a forced expansion coming), and
+`review-board-80x24.txt` / `review-board-120x40.txt`: the review board of a finished 3-player
+game (level 1, seed 7, you at seat 1) at your first marked decision, the better move on the
+map at 120×40, with its line.  Your decisions are drawn at random (seeded), so the captures
+are the same every run.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from rich.console import Console  # noqa: E402
 
 from cli.commands.play import TerminalGame  # noqa: E402
 from cli.grammar import every_decision  # noqa: E402
+from cli.review_board import ReviewBoard  # noqa: E402
 from cli.session import GameSession  # noqa: E402
 from ekonos.rules import Step  # noqa: E402
 from ekonos.threats import expansion_threats  # noqa: E402
@@ -62,12 +66,46 @@ def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = Fa
     return shots[0]
 
 
+def review_board(sizes: list[tuple[int, int]], seed: int = 7) -> list[str]:
+    """The review board of a whole 3-player game at each size: at the first marked decision of
+    the person (the better move on the map and its line from 120 columns on)."""
+    rng = random.Random(seed)
+    s = GameSession.new(ai=2, level=1, seed=seed, name="Ada", seat=1)
+    while not s.state.is_over():
+        if s.human_to_move():
+            s.decide(rng.choice(list(s.state.legal_moves)))
+        else:
+            s.play_ai()
+    review = s.review()
+    moves = [d.move for d in s.decisions]
+    shots = []
+    for width, height in sizes:
+        console = Console(width=width, height=height, record=True, color_system=None,
+                          file=io.StringIO())
+        script = iter(["m", "b", "l"] if width >= 120 else ["m"])
+
+        def answer(prompt: str) -> str:
+            console.print(prompt, end="")
+            try:
+                text = next(script)
+            except StopIteration:
+                lines = console.export_text().rstrip("\n").split("\n")[-height:]
+                shots.append("\n".join(line.rstrip() for line in lines))
+                raise EOFError from None
+            console.print(text)
+            return text
+        ReviewBoard(review, s.start, moves, s.ply0, console, answer).run()
+    return shots
+
+
 def main() -> None:
     for (w, h) in ((80, 24), (120, 40)):
         (HERE / f"play-{w}x{h}.txt").write_text(capture(w, h) + "\n")
         (HERE / f"play-{w}x{h}-hint.txt").write_text(capture(w, h, hint=True) + "\n")
     (HERE / "play-80x24-6p.txt").write_text(capture(80, 24, ai=5) + "\n")
     (HERE / "play-80x24-threat.txt").write_text(capture(80, 24, threat=True) + "\n")
+    for (w, h), shot in zip(((80, 24), (120, 40)), review_board([(80, 24), (120, 40)])):
+        (HERE / f"review-board-{w}x{h}.txt").write_text(shot + "\n")
     print(f"captures written in {HERE}")
 
 

@@ -10,7 +10,7 @@ from cli.main import main
 from ekonos import State, save_file
 from ekonos.errors import EkonosError
 from ekonos.rules import Step
-from search.analysis import analyse, level_params
+from search.analysis import JUDGE_FLOOR, analyse, level_params
 from search.bots import LEVELS
 from search.lab.arena import untimed
 
@@ -107,7 +107,7 @@ def test_hint_refuses_with_one_line(tmp_path, case, words):
 
 def test_hint_searches_as_its_level_does(tmp_path):
     """--level N: that level's parameters (level 3's by default, the learned evaluation), and
-    its budget when it is more than the hint's 30 000 iterations."""
+    its budget when it is more than the judge's floor (search.analysis.JUDGE_FLOOR)."""
     path = midgame(tmp_path, players=2, seed=8, decisions=12)
     state = State.from_json(path.read_text())
     for level in (1, 3):
@@ -116,9 +116,9 @@ def test_hint_searches_as_its_level_does(tmp_path):
     assert run("hint", path, "-i", 2000, "--json").output == \
         run("hint", path, "-i", 2000, "--json", "--level", 3).output
     assert level_params(3)["horizon"] == 1 and level_params(1)["horizon"] == 0
-    assert "30000 iterations" in run("hint", path, "--level", 1).output
-    top = max(LEVELS)                    # level 4: 75 000 iterations, more than the hint's
-    assert level_params(top)["iterations"] > 30000
+    assert f"{JUDGE_FLOOR} iterations" in run("hint", path, "--level", 1).output
+    top = max(LEVELS)                    # level 4: 75 000 iterations, more than the floor
+    assert level_params(top)["iterations"] > JUDGE_FLOOR
     out = run("hint", path, "--level", top).output
     assert f"{level_params(top)['iterations']} iterations" in out
 

@@ -97,8 +97,9 @@ def test_a_planted_blunder_is_marked():
     review = review_game(start, moves, iterations=ITERATIONS, seed=3)
     d = next(d for d in review.decisions if d.ply == k + 1)
     assert d.played == str(plant)
-    assert d.win_played == 0.0 and d.method in ("exact", "root")
+    assert d.win_played == 0.0 and d.method == "second"     # searched again, side by side
     assert d.loss >= 15 and d.mark == "blunder"
+    assert d.low == d.high == d.loss                       # known exactly: every replicate agrees
     after = start.copy()
     for m in moves[:k]:
         after.push(m)
@@ -199,7 +200,11 @@ def test_review_command_json(tmp_path):
     assert data["format"] == "ekonos-review" and data["iterations"] == ITERATIONS
     assert data["seats"] == [0, 1, 2] and len(data["decisions"]) == len(moves)
     for d in data["decisions"]:
-        assert d["mark"] == mark_of(d["loss"])
+        # a mark goes by the lower end of the second look's interval; none without one
+        assert d["mark"] == (None if d["low"] is None or d["loss"] == 0 else mark_of(d["low"]))
+        assert d["method"] == ("first" if d["low"] is None else "second")
+        if d["low"] is not None and d["loss"] > 0:
+            assert d["low"] <= d["loss"] <= d["high"]
         assert 0 <= d["win_played"] <= 1 and 0 <= d["win_best"] <= 1
         assert d["loss"] == pytest.approx(max(0, d["win_best"] - d["win_played"]) * 100,
                                           abs=0.02)
@@ -307,7 +312,8 @@ def test_the_scorepad_offers_the_review(data_dir):
     from cli.commands.play import TerminalGame
     game = TerminalGame.new_game(ai=1, level=1, seed=8, console=Console(
         width=100, record=True, color_system=None),
-        input_fn=lambda prompt: "review" if prompt.startswith("review?") else "1")
+        input_fn=lambda prompt: {"review? ›": "review", "board? ›": "board",
+                                 "review ›": "q"}.get(prompt.strip(), "1"))
     game.session.review = lambda **kw: review_game(  # a small budget for the test
         game.session.start, [d.move for d in game.session.decisions], seats=[0],
         iterations=100, progress=kw.get("progress"))
@@ -316,6 +322,9 @@ def test_the_scorepad_offers_the_review(data_dir):
     assert "Final scores" in text and "Type review" in text
     assert "Accuracy" in text and "Expected win share" in text
     assert text.index("Final scores") < text.index("Accuracy")
+    # then the board, at the first of the person's decisions, left with q
+    assert "Type board" in text and "Review · 1/" in text
+    assert text.index("Accuracy") < text.index("Review · 1/")
 
 
 def test_report_renders_the_chart_and_summary():

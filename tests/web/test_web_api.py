@@ -24,7 +24,7 @@ from cli.main import main  # noqa: E402
 from cli.session import GameSession  # noqa: E402
 from cli.web.app import WebGame, create_app  # noqa: E402
 from cli.web.security import COOKIE, allowed_hosts  # noqa: E402
-from search.review import replay_record, review_game  # noqa: E402
+from search.review import mark_of, replay_record, review_game  # noqa: E402
 
 PORT = 8799
 BASE = f"http://127.0.0.1:{PORT}"
@@ -399,7 +399,9 @@ def test_a_finished_games_review_is_search_review_and_is_kept(web):
     for d in data["decisions"]:                    # the short form: a card play without `play`
         assert d["played_short"] == d["played"].removeprefix("play ")
         assert d["best_short"] == d["best"].removeprefix("play ")
-        assert (d["mark"] is None) == (d["loss"] < 5)
+        # a mark only by the lower end of the second look's interval
+        assert d["mark"] == (mark_of(d["low"]) if d["low"] is not None and d["loss"] > 0
+                             else None)
     assert f"review {record}" in data["command"] and data["command"].endswith("--seat 0")
 
     # kept: asked again, on a reload, from a second request: no second search

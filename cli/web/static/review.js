@@ -67,6 +67,10 @@ function accuracy(data) {
     const whose = s.seat === S.human ? "your" : `${s.name}'s`;
     row.append(el("b", { class: "acc" }, s.accuracy === null ? "–" : `${Math.round(s.accuracy)}%`),
                el("span", {}, ` accuracy over ${whose} ${s.decisions} decisions `));
+    if (s.decided && s.open_accuracy !== null) {    // a decided game flatters the accuracy: say so
+      row.append(el("span", { class: "open-acc" },
+        `(${Math.round(s.open_accuracy)}% over the ${s.decisions - s.decided} before the game was decided) `));
+    }
     for (const m of ["inaccuracy", "mistake", "blunder"]) {
       row.append(el("span", { class: `chip ${m}${s[m] ? "" : " none"}` }, `${s[m]} ${marks(m, s[m])} ${data.signs[m]}`));
     }
@@ -149,7 +153,7 @@ function marksTable(data) {
     sign.append(el("span", { class: "word" }, ` ${d.mark}`));
     const mark = el("td"); mark.append(sign);
     tr.append(el("td", {}, String(d.ply)), el("td", {}, String(d.round)), move(d.played_short, d.win_played),
-              move(d.best_short, d.win_best), el("td", {}, d.loss.toFixed(1)), mark);
+              move(d.best_short, d.win_best), lost(d), mark);
     tr.addEventListener("click", () => pick(d.ply));
     t.append(tr);
   }
@@ -158,14 +162,26 @@ function marksTable(data) {
   return box;
 }
 
+// the points lost, and under them the 90% interval the mark was given by (second look)
+function lost(d) {
+  const td = el("td", {}, d.loss.toFixed(1));
+  if (d.low !== null && d.low !== undefined) {
+    td.append(el("small", { class: "interval", title: "90% interval of the points lost" },
+                 ` ${Math.max(0, d.low).toFixed(0)}–${d.high.toFixed(0)}`));
+  }
+  return td;
+}
+
 function about(data) {
   const from = ["inaccuracy", "mistake", "blunder"].map((m) => `${data.signs[m]} ${m} from ${data.marks[m]}`).join(", ");
   const p = el("p", { class: "note" },
     `Each of your decisions was searched again from your view only (the other hands unknown), ` +
     `${data.iterations} iterations a decision, seed ${data.seed}. Win share: the share of the game the search ` +
-    `expects you to take, calibrated on self-play to how often such positions were won (100% = a sure win). Marks by the points of win share lost: ${from}; ` +
-    `accuracy: Lichess's curve of the points lost, averaged (once a game is decided, won or lost, a decision ` +
-    `changes the win share little: few are marked there). The same review in a terminal: `);
+    `expects you to take, calibrated on self-play to how often such positions were won (100% = a sure win). Marks by the points of win share lost: ${from}, ` +
+    `each checked before it is given: the move you played and the better one searched again side by side, ` +
+    `${data.replicates} times, and marked by the low end of the loss's 90% interval (the small figures): a mark is a loss that holds with 95% confidence. ` +
+    `Accuracy: Lichess's curve of the points lost, averaged; once a game is decided, won or lost, nothing can be lost, ` +
+    `so the accuracy over the decisions before that is said beside it. The same review in a terminal: `);
   if (data.command) p.append(el("code", {}, data.command));
   return p;
 }
