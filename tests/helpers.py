@@ -154,3 +154,14 @@ def small_net_file(h1: int = 8, h2: int = 4, seed: int = 0):
                                      {"curve": []}, {}), folder)
         _SMALL_NETS[key] = path
     return _SMALL_NETS[key]
+
+
+def random_record(n: int, seed: int) -> tuple[State, list]:
+    """(start, moves) of a whole uniformly random game (seeded), the moves as Move values."""
+    start = State.new(n, seed=seed)
+    st, moves, rng = start.copy(), [], random.Random(seed)
+    while not st.is_over():
+        m = rng.choice(list(st.legal_moves))
+        moves.append(m)
+        st.push(m)
+    return start, moves

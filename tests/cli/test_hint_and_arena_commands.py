@@ -225,7 +225,7 @@ def test_arena_help_lists_every_registered_bot_and_its_defaults():
 
 
 def test_moves_alike_in_win_share_but_not_in_score_are_not_even():
-    """Issue 35: "any of them is about as good" was said of rows one of which scored 2 points
+    """The words "any of them is about as good" were once said of rows one of which scored 2 points
     less; alike win shares (a decided game) are not enough."""
     from search.analysis import EVEN_SCORE_MARGIN, even
     rows = [{"win": 0.0, "win_raw": 0.001, "score": 49.3}, {"win": 0.0, "win_raw": 0.002,

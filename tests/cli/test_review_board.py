@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 from functools import lru_cache
 
 import pytest
 from click.testing import CliRunner
+from helpers import random_record
 from rich.console import Console
 
 from cli.main import main
 from cli.record import write_record
 from cli.review_board import ReviewBoard
-from ekonos import State
 from search.review import review_game
 
 ITERATIONS = 300
@@ -26,12 +25,7 @@ ITERATIONS = 300
 @lru_cache(maxsize=None)
 def game():
     """A random 3-player game and the review of seat 0's decisions."""
-    start = State.new(3, seed=5)
-    st, moves, rng = start.copy(), [], random.Random(5)
-    while not st.is_over():
-        m = rng.choice(list(st.legal_moves))
-        moves.append(m)
-        st.push(m)
+    start, moves = random_record(3, 5)
     return start, tuple(moves), review_game(start, moves, seats=[0], iterations=ITERATIONS,
                                             seed=1, level=2)
 

@@ -1,4 +1,4 @@
-"""The coming forced expansions in `ekonos play`'s prompt (issue 36, "Threats"): each company at
+"""The coming forced expansions in `ekonos play`'s prompt: each company at
 growth 4-5 with who decides its expansion and the tiles of other companies it could take, on the
 screen at 80x24 and 120x40; the groups of companies the person holds shares in marked."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The arena's think time per decision (issue 34 item 7): per bot, the median, 95th percentile
+"""The arena's think time per decision: per bot, the median, 95th percentile
 and mean over every decision of the run, pooled across games (not a median of per-game
 medians), in `summarize`, `ekonos arena --json` and the table for a person."""
 import json

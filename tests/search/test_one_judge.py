@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from helpers import mid_game
+from helpers import mid_game, random_record
 
 from cli.main import main
 from cli.record import write_record
@@ -66,11 +65,9 @@ def test_hint_and_review_of_a_position_give_the_same_figures(level):
 def test_the_commands_agree_on_a_decision_of_a_game(tmp_path):
     """`ekonos review --json` gives each decision its first look's seed; `ekonos hint` on that
     position with that seed names the same best move with the same win share."""
-    start = State.new(3, seed=8)
-    game, moves, rng = start.copy(), [], random.Random(8)
-    while not game.is_over():
-        m = rng.choice(list(game.legal_moves))
-        moves.append(m)
+    start, moves = random_record(3, 8)
+    game = start.copy()
+    for m in moves:
         game.push(m)
     record = tmp_path / "game.json"
     record.write_text(json.dumps(write_record(game, start, moves, human=0, level=1, ai_seed=1,
