@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 import time
 from contextlib import contextmanager
@@ -69,22 +70,20 @@ def owner_text(owner: dict) -> str:
     return f"process {pid}" + (f" ({', '.join(details)})" if details else "")
 
 
-def _try_lock(fd: int, wait: bool) -> bool:
+def _try_lock(fd: int) -> bool:
+    """Lock `fd` if no other process holds it (never waits)."""
     if fcntl is not None:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
         except BlockingIOError:
             return False
     if globals().get("msvcrt") is not None:  # pragma: no cover - Windows
-        while True:
-            try:
-                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                return True
-            except OSError:
-                if not wait:
-                    return False
-                time.sleep(0.05)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
     return True                          # no lock on this platform (LOCKS_WORK is False)
 
 
@@ -106,6 +105,29 @@ def read_owner(path: str | os.PathLike) -> dict:
         return {}
 
 
+@contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Hold Ctrl-C back while a lock is taken or let go, so that the lock file and this
+    process's record of it never disagree (a lock file left behind, or a lock held but not
+    known).  A Ctrl-C meanwhile is raised as soon as the section ends.  Only the main thread
+    receives signals; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGINT)
+    if not callable(before):            # ignored or the default action: nothing to defer
+        yield
+        return
+    caught: list[tuple] = []
+    signal.signal(signal.SIGINT, lambda *a: caught.append(a))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if caught:
+            before(*caught[0])
+
+
 _HELD: dict[Path, "FileLock"] = {}        # this process's held locks, by lock file
 _GUARD = threading.Lock()
 
@@ -124,15 +146,21 @@ class FileLock:
     def acquire(self, wait: bool = False) -> "FileLock":
         """Take the lock (LockHeld if another process holds it and not `wait`); returns the
         lock held (the same object for every holder in this process)."""
+        if wait:                                 # wait outside the section Ctrl-C can stop
+            while True:
+                try:
+                    return self.acquire(wait=False)
+                except LockHeld:
+                    time.sleep(0.02)
         key = Path(os.path.abspath(self.lock))
-        with _GUARD:
+        with _uninterrupted(), _GUARD:
             held = _HELD.get(key)
             if held is not None:
                 held._count += 1
                 return held
             while True:
                 fd = os.open(self.lock, os.O_RDWR | os.O_CREAT, 0o644)
-                if not _try_lock(fd, wait):
+                if not _try_lock(fd):
                     os.close(fd)
                     raise LockHeld(self.path, read_owner(self.path))
                 try:
@@ -162,7 +190,7 @@ class FileLock:
 
     def release(self) -> None:
         """Let go (the last holder in this process removes the lock file, then unlocks)."""
-        with _GUARD:
+        with _uninterrupted(), _GUARD:
             if self._fd is None:
                 return
             self._count -= 1

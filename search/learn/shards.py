@@ -327,16 +327,18 @@ def play(plan: Plan, backend: Backend,
     def tasks():
         for k, first, count in plan.todo:
             lock = FileLock(folder / shard_name(k), WHAT)
+            held[k] = (lock, first)                # known before taken: Ctrl-C lets it go
             try:
                 lock.acquire(wait=False)
             except LockHeld:                       # another process is making it
+                del held[k]
                 elsewhere.append(k)
                 continue
             if _made_meanwhile(plan, k, count):
                 lock.release()
+                del held[k]
                 elsewhere.append(k)
                 continue
-            held[k] = (lock, first)
             yield k, play_shard, (run.players, run.spec, run.seed, first, count, run.explore)
 
     def keep(k: int, result: dict) -> None:
@@ -345,8 +347,8 @@ def play(plan: Plan, backend: Backend,
         e = write_shard(folder, k, first, result)
         manifest = merge(folder, run, [e], plan.games)
         made.append(e)
+        lock.release()                             # twice is harmless: release, then forget
         del held[k]
-        lock.release()
 
     start = time.perf_counter()
     stopped = None
