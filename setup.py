@@ -66,7 +66,7 @@ def features_hash(path: str = "search/_eval.pxd", marker: str = "features") -> s
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-MODULES = ["ekonos._core", "search._net", "search._ismcts", "search._flat"]
+MODULES = ["ekonos._core", "search._net", "search._ismcts", "search._flat", "search._exact"]
 SEARCH_MACROS = [("EK_FEATURES_HASH", f'"{features_hash()}"'),
                  ("EK_NET_FEATURES_HASH", '"%s"' % hashlib.sha256(
                      (features_hash() + features_hash("search/_net.pxd", "net features"))

@@ -156,8 +156,9 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
     pass`); under it, when the win shares are too close to tell apart, a line that says so.
     A terminal narrower than HINT_NARROW gets the label, decision, win share and score only.
     `compact` (beside the table at 80×24): each row on one line, the continuation cut short."""
-    title = (f"Hint ({result['iterations']} iterations; h1, h2, … plays a row)" if compact
-             else f"Hint ({result['iterations']} iterations; type h1, h2, … to play a row)")
+    how = "exact" if result.get("exact") else f"{result['iterations']} iterations"
+    title = (f"Hint ({how}; h1, h2, … plays a row)" if compact
+             else f"Hint ({how}; type h1, h2, … to play a row)")
     note = (EVEN_SHORT if compact else EVEN_NOTE) if result.get("even") else None
     table = Table(title=title, title_justify="left", box=None, show_edge=False, padding=(0, 1))
     cols = ["", "decision", "win share", "score", "visits", "then"]
@@ -168,7 +169,8 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
     rows = [{"": f"h{i}", "decision": m.get("label", m["move"]),
              "win share": "—" if m["win"] is None else f"{m['win']:.0%}",
              "score": "—" if m["score"] is None else f"{m['score']:.1f}",
-             "visits": str(m["visits"])} for i, m in enumerate(result["moves"], 1)]
+             "visits": "exact" if m.get("exact") else str(m["visits"])}
+            for i, m in enumerate(result["moves"], 1)]
     names_of = {col: "win" if compact and width < 100 and col == "win share" else col
                 for col in cols}
     # every column but the continuation keeps its width whole; that one gives way, to what

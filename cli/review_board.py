@@ -25,7 +25,7 @@ from cli import render
 from cli.narration import move_label, read_line
 from cli.panels import continuation_text
 from cli.presentation import MARK_SIGN
-from cli.render.review import MARK_STYLE
+from cli.render.review import MARK_STYLE, how_sure
 from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.moves import Move
@@ -115,8 +115,7 @@ class ReviewBoard:
             rows.append("\nBetter  ", style="bold")
             rows.append(f"{best}  {d.win_best:.0%}", style="green")
             if d.loss >= 0.05:
-                sure = "" if d.low is None else f" [{max(d.low, 0):.0f}–{d.high:.0f}]"
-                rows.append(f"  {d.loss:.1f}{sure} points lost")
+                rows.append(f"  {d.loss:.1f}{how_sure(d)} points lost")
             if d.mark:
                 rows.append(f"  {MARK_SIGN[d.mark]} {d.mark}", style=MARK_STYLE[d.mark])
         out: list[RenderableType] = [rows]

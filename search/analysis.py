@@ -9,6 +9,10 @@ the result is the same whether the position knows the other hands or not (R21).
 The win share shown is calibrated (search/calibration_map.py): the search's own figure, which is
 overconfident, mapped to how often positions it rated so were won in self-play; the search's
 figure stays beside it as ``win_raw``.  The ranking and `even` read the search's figures.
+
+Where the rest of the game needs no card the seat cannot see (the last decisions of the last
+round, search/exact.py), the judge does not sample: every line is searched to the end and each
+move's figures are exact (``"exact": true``; no calibration, no visits, no seed).
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from ekonos.errors import EkonosError
 from ekonos.notation import action_text
 from ekonos.rules import Step
 from search import calibration_map
+from search import exact
 from search.bots import LEVELS, ISMCTSBot, parse_spec
 
 #: The judge's level when none is asked for: level 3, the strongest search whose budget fits a
@@ -120,6 +125,9 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
     curve = calibration_map.load(calibration)     # a damaged map: refused before any search
     bot = judge_bot(params, iterations, seconds, workers)
     view = state.view(seat)
+    solved = exact.solve(view)
+    if solved is not None:
+        return exact_advice(state, solved, top, line_length, curve.name)
     if view.count_legal() == 1:   # cannot happen after auto-play, but keep the answer honest
         only = view.nth_legal(0)
         moves = [{"action": only, "visits": 0, "win": None, "score": None, "line": []}]
@@ -145,4 +153,18 @@ def analyse(state: State, iterations: int | None = None, seconds: float | None =
         "full": bool(result and result.full),
         "nodes": result.nodes if result else 0,
         "calibration": curve.name,
+        "exact": False,
     }
+
+
+def exact_advice(state: State, solved: exact.Solution, top: int, line_length: int,
+                 calibration: str) -> dict:
+    """`analyse`'s answer from an exact solution (search/exact.py): the same keys, the figures
+    exact (``win`` = ``win_raw``: nothing to calibrate), ``visits`` 0, ``exact`` true."""
+    shown = [{"move": action_text(m.action), "visits": 0, "win": round(m.win, 4),
+              "win_raw": round(m.win, 4), "score": round(m.score, 2),
+              "line": [action_text(a) for a in m.line[:line_length]], "exact": True}
+             for m in solved.moves[:top]]
+    return {"to_move": state.to_move, "player": state.names[state.to_move],
+            "step": state.step_name, "iterations": 0, "moves": shown, "even": even(shown),
+            "full": False, "nodes": solved.nodes, "calibration": calibration, "exact": True}

@@ -26,6 +26,10 @@ How a decision is judged: two looks, the second only where the first finds a los
    goes by the interval's lower end, so that a mark is a loss that holds with 95% confidence
    (a blunder: at least 15 points lost, with that confidence).  Method `first` / `second`.
 
+Where the rest of the game needs no card the seat cannot see (its last decisions in the last
+round, search/exact.py), neither look samples: every line is searched to the end, the loss is
+exact and so is the mark (method `exact`; the shares are exact, not calibrated).
+
 A played move measured at least as good as the search's choice is reported as the best.
 
 The two win shares shown are calibrated (search/calibration_map.py: the search's figure mapped
@@ -49,7 +53,7 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.moves import Move
 from ekonos.position import state_from_dict
-from search import calibration_map
+from search import calibration_map, exact
 from search.analysis import JUDGE_LEVEL, judge_bot, judge_iterations, level_params
 from search.bots import derive_seed
 from search.roots import Stop, stopped_by
@@ -112,7 +116,7 @@ class DecisionReview:
     options: int                 # legal decisions in the position
     visits_played: int          # iterations behind win_played
     visits_best: int
-    method: str                 # first | second (the module's docstring)
+    method: str                 # first | second | exact (the module's docstring)
     win_played_raw: float       # the search's own figures, before the calibration map
     win_best_raw: float
     seed: int = 0               # the first look's seed: `ekonos hint --seed` gives its figures
@@ -265,14 +269,17 @@ def review_decision(state: State, move: Move, iterations: int | None = None, see
     seat, n = state.to_move, state.nplayers
     view = state.view(seat)
     options = view.count_legal()
+    common = dict(ply=ply, seat=seat, round=state.round, step=str(state.step), played=str(move),
+                  options=options, seed=seed)
+    solved = exact.solve(view)
+    if solved is not None:
+        return exact_review(solved, move, common)
     moves = judge_bot(params, iterations).analyse(view, seed=seed, line_length=0).moves
     if not moves:
         raise EkonosError(f"{iterations} iterations are too few to review a decision")
     best = moves[0]
     played = next((m for m in moves if m["action"] == move.action),
                   {"action": move.action, "win": 0.0, "visits": 0})
-    common = dict(ply=ply, seat=seat, round=state.round, step=str(state.step), played=str(move),
-                  options=options, seed=seed)
 
     def first(best: dict, loss: float) -> DecisionReview:
         wp, wb = curve.share(played["win"], n), curve.share(best["win"], n)
@@ -316,6 +323,19 @@ def review_decision(state: State, move: Move, iterations: int | None = None, see
                           win_best_raw=raw_b if better else raw_p,
                           low=round(low, 2) if math.isfinite(low) else None,
                           high=round(high, 2) if math.isfinite(high) else None, **common)
+
+
+def exact_review(solved: exact.Solution, move: Move, common: dict) -> DecisionReview:
+    """A decision whose rest of the game was searched to the end (search/exact.py): the loss is
+    exact, so is the mark (no interval to take the lower end of: `low` = `high` = the loss)."""
+    best = solved.moves[0]
+    played = next(m for m in solved.moves if m.action == move.action)
+    loss = round(max(0.0, (best.win - played.win) * 100.0), 2)
+    chosen = best if loss > 0 else played
+    return DecisionReview(best=str(Move.from_action(chosen.action)), win_played=played.win,
+                          win_best=chosen.win, loss=loss, mark=mark_of(loss), visits_played=0,
+                          visits_best=0, method="exact", win_played_raw=played.win,
+                          win_best_raw=chosen.win, low=loss, high=loss, **common)
 
 
 def second_look(view: State, actions: tuple[int, int], params: dict, per_move: int,
@@ -431,6 +451,10 @@ def expected_line(state: State, move: Move, iterations: int | None = None,
     guesses, dealt from what that seat cannot see.  Just `[move]` when the search did not
     reach past it."""
     view = state.view(state.to_move)
+    solved = exact.solve(view)
+    if solved is not None:                   # the rest of the game searched to the end
+        line = next(m.line for m in solved.moves if m.action == move.action)
+        return [str(move)] + [str(Move.from_action(a)) for a in line[:length]]
     iterations = judge_iterations(level) if iterations is None else iterations
     bot = judge_bot(level_params(level), iterations)
     for m in bot.analyse(view, seed=seed, line_length=length).moves:

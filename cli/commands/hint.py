@@ -66,15 +66,16 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
     result = analyse(state, iterations=iterations, seconds=seconds, top=top, workers=workers,
                      seed=seed, params=params)
     if as_json:
-        keys = ("to_move", "step", "moves", "even", "calibration") + (
+        keys = ("to_move", "step", "moves", "even", "calibration", "exact") + (
             ("full", "nodes", "iterations") if result["full"] else ())
         click.echo(json.dumps({k: result[k] for k in keys}, indent=2))
         return
     out = Console()
     state_names = state.names
+    how = (f"exact: every line searched to the end ({result['nodes']} positions)"
+           if result["exact"] else f"level {level}'s search, {result['iterations']} iterations")
     parts = [Text.assemble((result["player"], "bold"), f" (seat {result['to_move']}) to decide, "
-                           f"step ", (str(result["step"]), "bold"), f", level {level}'s search, "
-                           f"{result['iterations']} iterations")]
+                           f"step ", (str(result["step"]), "bold"), f", {how}")]
     # the move and its figures never fold; a narrow screen leaves out the continuation, then
     # the visits and the score
     cols = ["#", "move", "visits", "win", "score", "expected continuation"]
@@ -89,7 +90,7 @@ def hint(file: str, iterations: int | None, seconds: float | None, top: int, wor
         # who makes each decision of the continuation, and each pass's step, from the file's
         # public facts (cli.narration.read_line)
         seats, labels = read_line(state, [m["move"]] + m["line"])
-        cells = {"#": str(i), "move": Text(labels[0]), "visits": str(m["visits"]),
+        cells = {"#": str(i), "move": Text(labels[0]), "visits": "exact" if m.get("exact") else str(m["visits"]),
                  "win": "—" if m["win"] is None else f"{m['win']:.1%}",
                  "score": "—" if m["score"] is None else f"{m['score']:.1f}",
                  "expected continuation": continuation_text(labels[1:], seats[1:], state_names)}

@@ -10,6 +10,14 @@ from rich.text import Text
 from cli.presentation import MARK_SIGN, short_move
 
 MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def how_sure(d) -> str:
+    """What stands beside a decision's points lost: ` exact` (every line searched to the end),
+    ` [a–b]` (the 90% interval of the second look) or nothing (the first look's figure)."""
+    if d.method == "exact":
+        return " exact"
+    return "" if d.low is None else f" [{max(d.low, 0):.0f}–{d.high:.0f}]"
 SEAT_STYLES = ("bold green", "bold magenta", "bold cyan", "bold yellow", "bold blue", "bold red")
 
 
@@ -96,11 +104,10 @@ def summary(review) -> Group:
             t.add_column(col, justify="right" if col in ("#", "lost") else "left",
                          overflow="fold")
         for d in worst:
-            sure = "" if d.low is None else f" [{max(d.low, 0):.0f}–{d.high:.0f}]"
             t.add_row(str(d.ply), Text(review.names[d.seat]),
                       f"{short_move(d.played)} ({_pct(d.win_played)})",
                       f"{short_move(d.best)} ({_pct(d.win_best)})",
-                      Text(f"{d.loss:.1f}{sure} points {d.mark or ''}".strip(),
+                      Text(f"{d.loss:.1f}{how_sure(d)} points {d.mark or ''}".strip(),
                            style=MARK_STYLE.get(d.mark or "")))
         parts.append(t)
     else:
@@ -122,7 +129,8 @@ def summary(review) -> Group:
                       "10, blunder ?? from 15, by the lower end of the loss's 90% interval "
                       "(the played and the better move searched again side by side, "
                       f"{review.replicates} times): a mark is a loss that holds with 95% "
-                      "confidence; [a–b] is that interval.  Accuracy: Lichess's curve of the "
+                      "confidence; [a–b] is that interval; exact: the last decisions, every "
+                      "line to the end searched.  Accuracy: Lichess's curve of the "
                       "points lost (100% for none, about 50% at 15), averaged over the "
                       "decisions; open: over those taken before the game was decided (the "
                       "best move at most 2% to win, or the played one at least 98%): there "

@@ -279,7 +279,8 @@ class WebGame:
                 "moves": [{"move": m["move"], "win": m["win"], "win_raw": m["win_raw"],
                            "visits": m["visits"]}
                           for m in result["moves"]],
-                "note": EVEN_NOTE if result["even"] else None}
+                "note": EVEN_NOTE if result["even"] else None,
+                "exact": bool(result.get("exact"))}
 
     # -- the review -----------------------------------------------------------------------------
     def start_review(self) -> dict:

@@ -99,7 +99,41 @@ def reproduce(games: Sequence[tuple[State, Sequence[Move], int]], factor: int = 
     rows = compare(pairs)
     return {"iterations": base, "factor": factor, "seeds": list(seeds),
             "games": len(games), "decisions": sum(len(a) for a, _ in pairs),
-            "seconds": seconds, "rows": [r.to_dict() for r in rows]}
+            "seconds": seconds, "rows": [r.to_dict() for r in rows],
+            "by_method": by_method(pairs), "details": details(pairs)}
+
+
+def _look(d) -> dict:
+    return {"method": d.method, "mark": d.mark, "loss": d.loss, "low": d.low, "high": d.high}
+
+
+def details(pairs: Iterable[tuple[Sequence, Sequence]], floor: float = 2.0) -> list[dict]:
+    """Each decision that either review found to lose `floor` points or more (or marked): its
+    game, ply and seat, and each review's method, mark, loss and interval, for a later look at
+    other marking rules without searching again."""
+    out = []
+    for game, (shallow, deep) in enumerate(pairs):
+        deep_by = {(d.ply, d.seat): d for d in deep}
+        for d in shallow:
+            e = deep_by.get((d.ply, d.seat))
+            if e is not None and (d.mark or e.mark or max(d.loss, e.loss) >= floor):
+                out.append({"game": game, "ply": d.ply, "seat": d.seat,
+                            "first": _look(d), "deep": _look(e)})
+    return out
+
+
+def by_method(pairs: Iterable[tuple[Sequence, Sequence]]) -> dict[str, dict[str, int]]:
+    """The first review's marks by how they were made (`second` look, or `exact`), and how many
+    of each the deep review confirms."""
+    out: dict[str, dict[str, int]] = {}
+    for shallow, deep in pairs:
+        deep_by = {(d.ply, d.seat): severity(d.mark) for d in deep}
+        for d in shallow:
+            if d.mark:
+                row = out.setdefault(d.method, {"marks": 0, "confirmed": 0})
+                row["marks"] += 1
+                row["confirmed"] += deep_by.get((d.ply, d.seat), 0) >= severity(d.mark)
+    return out
 
 
 def table_lines(result: dict) -> list[str]:
@@ -113,4 +147,6 @@ def table_lines(result: dict) -> list[str]:
         share = "—" if r["confirmed_share"] is None else f"{r['confirmed_share']:.0%}"
         out.append(f"{r['kind']:16s} {r['marks']:5d} {r['confirmed']:9d} {share:>6s} "
                    f"{r['same']:5d} {r['kept']:5d} {r['new']:5d}")
+    for method, row in sorted(result.get("by_method", {}).items()):
+        out.append(f"marks by the {method} look: {row['marks']}, {row['confirmed']} confirmed")
     return out

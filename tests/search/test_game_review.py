@@ -97,9 +97,9 @@ def test_a_planted_blunder_is_marked():
     review = review_game(start, moves, iterations=ITERATIONS, seed=3)
     d = next(d for d in review.decisions if d.ply == k + 1)
     assert d.played == str(plant)
-    assert d.win_played == 0.0 and d.method == "second"     # searched again, side by side
+    assert d.win_played == 0.0 and d.method == "exact"      # the game's last buy: solved
     assert d.loss >= 15 and d.mark == "blunder"
-    assert d.low == d.high == d.loss                       # known exactly: every replicate agrees
+    assert d.low == d.high == d.loss
     after = start.copy()
     for m in moves[:k]:
         after.push(m)
@@ -199,10 +199,14 @@ def test_review_command_json(tmp_path):
     data = json.loads(r.stdout)
     assert data["format"] == "ekonos-review" and data["iterations"] == ITERATIONS
     assert data["seats"] == [0, 1, 2] and len(data["decisions"]) == len(moves)
+    assert any(d["method"] == "exact" for d in data["decisions"])
     for d in data["decisions"]:
         # a mark goes by the lower end of the second look's interval; none without one
         assert d["mark"] == (None if d["low"] is None or d["loss"] == 0 else mark_of(d["low"]))
-        assert d["method"] == ("first" if d["low"] is None else "second")
+        if d["method"] == "exact":                 # the game's last decisions, solved
+            assert d["low"] == d["high"] == d["loss"] and d["round"] == start.rounds
+        else:
+            assert d["method"] == ("first" if d["low"] is None else "second")
         if d["low"] is not None and d["loss"] > 0:
             assert d["low"] <= d["loss"] <= d["high"]
         assert 0 <= d["win_played"] <= 1 and 0 <= d["win_best"] <= 1

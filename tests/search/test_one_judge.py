@@ -18,7 +18,7 @@ from cli.record import write_record
 from ekonos import State, save_file
 from search import review
 from search.analysis import JUDGE_FLOOR, JUDGE_LEVEL, analyse, judge_iterations, level_params
-from search.lab.review_marks import compare
+from search.lab.review_marks import by_method, compare, details
 from search.review import (DEFAULT_ITERATIONS, DecisionReview, GameReview, mark_of,
                            move_accuracy, review_decision, review_game, t95)
 
@@ -164,6 +164,21 @@ def test_marks_are_compared_with_a_deeper_review():
             rows["mistake"].kept, rows["mistake"].new) == (2, 1, 0, 1, 1)
     assert rows["blunder+mistake"].confirmed == 2 and rows["blunder+mistake"].marks == 4
     assert (rows["all"].marks, rows["all"].confirmed) == (5, 3)
+
+
+def test_the_marks_comparison_keeps_each_losing_decision_and_counts_by_method():
+    def look(ply, mark, loss, method="second"):
+        return SimpleNamespace(ply=ply, seat=1, mark=mark, loss=loss, low=loss - 1,
+                               high=loss + 1, method=method)
+    first = [look(1, "mistake", 11.0), look(2, None, 0.5), look(3, "blunder", 40.0, "exact"),
+             look(4, None, 3.0)]
+    deep = [look(1, "inaccuracy", 7.0), look(2, None, 0.0), look(3, "blunder", 40.0, "exact"),
+            look(4, None, 1.0)]
+    assert by_method([(first, deep)]) == {"second": {"marks": 1, "confirmed": 0},
+                                          "exact": {"marks": 1, "confirmed": 1}}
+    kept = details([(first, deep)])
+    assert [(d["game"], d["ply"]) for d in kept] == [(0, 1), (0, 3), (0, 4)]   # ply 2: no loss
+    assert kept[0]["first"]["mark"] == "mistake" and kept[0]["deep"]["loss"] == 7.0
 
 
 def test_the_lab_command_reviews_twice_and_refuses_a_bad_record(tmp_path):

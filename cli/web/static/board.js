@@ -150,7 +150,7 @@ async function hint() {
   box.replaceChildren(el("p", { class: "note" }, "Thinking about your position…"));
   const data = await post("/api/hint");
   if (!data) { box.hidden = true; return; }
-  box.replaceChildren(el("h2", {}, "Hint"));
+  box.replaceChildren(el("h2", {}, data.hint.exact ? "Hint (exact: every line searched to the end)" : "Hint"));
   for (const m of data.hint.moves) {
     const words = `${m.move} — ${m.win === null ? "forced" : Math.round(m.win * 100) + "% win share"}`;
     const b = el("button", { type: "button", class: "choice" }, words);

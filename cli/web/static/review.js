@@ -165,7 +165,9 @@ function marksTable(data) {
 // the points lost, and under them the 90% interval the mark was given by (second look)
 function lost(d) {
   const td = el("td", {}, d.loss.toFixed(1));
-  if (d.low !== null && d.low !== undefined) {
+  if (d.method === "exact") {
+    td.append(el("small", { class: "interval", title: "every line to the end searched: the loss is exact" }, " exact"));
+  } else if (d.low !== null && d.low !== undefined) {
     td.append(el("small", { class: "interval", title: "90% interval of the points lost" },
                  ` ${Math.max(0, d.low).toFixed(0)}–${d.high.toFixed(0)}`));
   }
