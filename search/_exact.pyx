@@ -7,8 +7,8 @@
 
 from libc.string cimport memcpy
 
-from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_score, MAX_LEGAL, MAXP,
-                           STEP_OVER)
+from ekonos._core cimport EkState, CoreState, ek_legal, ek_apply, MAX_LEGAL, MAXP, STEP_OVER
+from search._playout cimport outcome, REWARD_WIN
 
 cdef enum:
     MAX_LINE = 64              # decisions of a line to the end (a last turn has about ten)
@@ -20,19 +20,10 @@ cdef struct Budget:
     int over                   # set once the limit is passed: every frame unwinds
 
 
-cdef void leaf(const EkState* s, double* win, double* score) noexcept nogil:
+cdef inline void leaf(const EkState* s, double* win, double* score) noexcept nogil:
     """Each seat's win share (ties split, R20) and final score in a finished game."""
-    cdef int q, n = s.nplayers, nbest = 0
-    cdef double best = -1e300
-    for q in range(n):
-        score[q] = ek_score(s, q)
-        if score[q] > best:
-            best = score[q]
-    for q in range(n):
-        if score[q] == best:
-            nbest += 1
-    for q in range(n):
-        win[q] = (1.0 / nbest) if score[q] == best else 0.0
+    cdef double unused[MAXP]
+    outcome(s, REWARD_WIN, 0.0, 1.0, unused, win, score)
 
 
 cdef int solve(const EkState* s, Budget* b, double* win, double* score, int* line) noexcept nogil:
