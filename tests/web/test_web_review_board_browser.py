@@ -3,7 +3,8 @@
 budget (a server in this process, so the budget can be set), then stepped with the arrow keys,
 jumped to through a mark, the played move outlined on the map; the better move's line shown;
 back to the game; axe finds nothing serious or critical; the screenshot at 1280x800
-(docs/captures/web-review-1280x800.png when EKONOS_CAPTURES is set, else the screenshot folder).
+(docs/captures/web-review-1280x800.png when EKONOS_CAPTURES is set, else the screenshot folder);
+on a phone (390x844) touch-sized controls, no sideways scrolling, and its screenshot.
 """
 from __future__ import annotations
 
@@ -141,6 +142,18 @@ def test_step_jump_line_and_back(reviewed_server, browser):  # noqa: F811
     assert not found, "\n".join(found)
     shot = Path(os.environ["EKONOS_CAPTURES"]) if os.environ.get("EKONOS_CAPTURES") else SHOTS
     page.screenshot(path=str(shot / "web-review-1280x800.png"))
+
+    # on a phone: the stepper's controls are touch-sized and the page does not scroll sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("() => document.documentElement.clientWidth === 390")
+    for control in ("#rb-prev", "#rb-next", "#rb-slider", "#rb-exit"):
+        box = page.locator(control).bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, (control, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    found = serious(page)
+    assert not found, "\n".join(found)
+    page.screenshot(path=str(shot / "web-review-390x844.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     page.click("#rb-exit")                                       # back to the review, then
     page.wait_for_selector("#review svg.chart", state="visible")  # the game's own board

@@ -127,7 +127,7 @@ function show(state) {
   drawScorepad();
   drawReview();                                                          // review.js
   drawStepper();                                                         // replay.js
-  const who = RB ? `Review board: decision ${RB.pos.index + 1} of ${RB.pos.plies.length}` : S.over ? "Game over"
+  const who = RB ? `Review board: your decision ${RB.pos.index + 1} of ${RB.pos.plies.length} (#${RB.ply})` : S.over ? "Game over"
     : S.to_move === S.human ? "Your decision" : `${S.names[S.to_move]} to decide`;
   $("status").textContent = `Round ${S.round} of ${S.rounds} · ${who}` + (S.autosave_error ? ` · autosave off: ${S.autosave_error}` : "");
   $("undo-btn").disabled = !S.can_undo;

@@ -103,11 +103,11 @@ function drawStepper() {
   prev.disabled = i === 0; next.disabled = i === n - 1;
   const slider = el("input", { type: "range", id: "rb-slider", min: 0, max: n - 1, value: i, step: 1,
                                "data-key": "rb:slider", "aria-label": "Your decision to look at",
-                               "aria-valuetext": `decision ${i + 1} of ${n}, #${p.ply}` });
+                               "aria-valuetext": `your decision ${i + 1} of ${n}, #${p.ply}` });
   slider.addEventListener("change", () => stepBoard(Number(slider.value)));
   const exit = rbButton("rb-exit", "Back to the game", "Leave the review board: back to the game", closeBoard);
   head.append(el("h2", {}, "Review board"), prev, slider, next,
-              el("span", { class: "rb-where", title: `decision ${i + 1} of ${n}: #${p.ply}, round ${p.review.round}` }, `${i + 1} / ${n}`), exit);
+              el("span", { class: "rb-where", title: `your decision ${i + 1} of ${n}: #${p.ply} of the game, round ${p.review.round}` }, `${i + 1} / ${n} · #${p.ply}`), exit);
   box.replaceChildren(head, moveWords(p), marksStrip(p), lineBox());
 }
 
