@@ -65,9 +65,14 @@ DEFAULT_ITERATIONS = judge_iterations(DEFAULT_LEVEL)
 #: (points of win share lost, mark), most severe first (Lichess's thresholds).
 MARKS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 #: The second look: this many independent searches of the two moves, each spending
-#: SECOND_SHARE of the first look's budget on each move (twice the first look in all).
-REPLICATES = 8
-SECOND_SHARE = 1 / 8
+#: SECOND_SHARE of the first look's budget on each move (eight times the first look in all).
+#: Each replicate as deep as the first look: shallower ones (8 of 1/8) agreed with each other
+#: but not with a 16x deeper review (docs/strength.md, "Review marks under a deeper look").
+REPLICATES = 4
+SECOND_SHARE = 1
+#: A first-look loss from this many points (or a played move on too few visits) is looked at
+#: again; below it, on enough visits, the decision is not marked.
+SECOND_LOOK_FROM = MARKS[-1][0]
 #: Each replicate alternates between the two moves in this many slices, so both see the tree
 #: and the random stream at the same stages.
 SLICES = 4
@@ -291,7 +296,7 @@ def review_decision(state: State, move: Move, iterations: int | None = None, see
     if played is best:
         return first(best, 0.0)
     first_loss = (curve.share(best["win"], n) - curve.share(played["win"], n)) * 100.0
-    if played["visits"] >= visit_floor(iterations) and first_loss < MARKS[-1][0]:
+    if played["visits"] >= visit_floor(iterations) and first_loss < SECOND_LOOK_FROM:
         return first(played, 0.0) if first_loss <= 0 else first(best, round(first_loss, 2))
     per_move = max(1, round(iterations * SECOND_SHARE))
     pairs = second_look(view, (move.action, best["action"]), params, per_move, replicates,
