@@ -65,11 +65,11 @@ DEFAULT_ITERATIONS = judge_iterations(DEFAULT_LEVEL)
 #: (points of win share lost, mark), most severe first (Lichess's thresholds).
 MARKS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 #: The second look: this many independent searches of the two moves, each spending
-#: SECOND_SHARE of the first look's budget on each move (eight times the first look in all).
-#: Each replicate as deep as the first look: shallower ones (8 of 1/8) agreed with each other
-#: but not with a 16x deeper review (docs/strength.md, "Review marks under a deeper look").
-REPLICATES = 4
-SECOND_SHARE = 1
+#: SECOND_SHARE of the first look's budget on each move (twice the first look in all).
+#: 4 replicates each as deep as the first look cost twice the time and confirmed no more
+#: marks on held-out games (docs/strength.md, "Review marks under a deeper look").
+REPLICATES = 8
+SECOND_SHARE = 1 / 8
 #: A first-look loss from this many points (or a played move on too few visits) is looked at
 #: again; below it, on enough visits, the decision is not marked.
 SECOND_LOOK_FROM = MARKS[-1][0]
