@@ -4,6 +4,7 @@ list, the hint table and the log.  Rich renderables and console markup; names of
 always escaped (text, never markup)."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.markup import escape
 from rich.panel import Panel
@@ -193,22 +194,54 @@ def hint_table(result: dict, names: list[str] | None = None, width: int = 80,
     return Group(table, Text(note, style="dim")) if note else table
 
 
+class MoveLine(Text):
+    """A line of moves that a narrow column folds between moves, never inside one (`Anna: play
+    20 place 36,` / `sell Phoenix`); a move longer than the whole width folds as any text."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        #: (where a line may end, where the next then starts), between moves
+        self.breaks: list[tuple[int, int]] = []
+
+    def __rich_console__(self, console, options):
+        plain, width = self.plain, options.max_width
+        no_wrap = self.no_wrap if self.no_wrap is not None else bool(options.no_wrap)
+        if no_wrap or cell_len(plain) <= width or not self.breaks:   # one row, cut as asked
+            yield from super().__rich_console__(console, options)
+            return
+        lines, start, before = [], 0, None
+        for end, after in self.breaks + [(len(plain), len(plain))]:
+            if before is not None and before[0] > start and cell_len(plain[start:end]) > width:
+                lines.append(self[start:before[0]])
+                start = before[1]
+            before = (end, after)
+        lines.append(self[start:])
+        folded = Text("\n").join(lines)
+        folded.justify, folded.overflow, folded.no_wrap = self.justify, self.overflow, self.no_wrap
+        yield from folded.__rich_console__(console, options)
+
+
 def continuation_text(labels: list[str], players: list[int | None] | None,
-                      names: list[str] | None) -> Text:
+                      names: list[str] | None) -> MoveLine:
     """A line of play (cli.narration.read_line's labels: a pass says of which step, a
     successor is named) with who makes each decision, a player's decisions in a row grouped:
-    `Anna: play 3 grow Crown, sell: pass · You: buy Panda`."""
-    out = Text()
+    `Anna: play 3 grow Crown, sell: pass · You: buy Panda`.  It folds only between moves."""
+    out = MoveLine()
     who_before: object = object()
     for k, text in enumerate(labels):
         who = players[k] if players is not None and k < len(players) else None
         named = who is not None and names is not None
         if named and who != who_before:
             if k:
+                end = len(out)
                 out.append(" · ")
+                out.breaks.append((end, len(out)))
             out.append(f"{names[who]}: ", style="dim")
         elif k:
-            out.append(", ")
+            out.append(",")
+            end = len(out)
+            out.append(" ")
+            out.breaks.append((end, len(out)))
         out.append(text)
         who_before = who
     return out

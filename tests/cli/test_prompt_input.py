@@ -171,3 +171,23 @@ def test_review_into_a_file_pads_nothing(tmp_path):
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert len(lines) > 20 and all(line == line.rstrip() for line in lines), out.output
+
+
+def test_a_line_of_play_folds_between_moves_never_inside_one():
+    labels = ["play 20 place 36", "sell Phoenix", "buy Panda", "play 6 protect 8"]
+    line = continuation_text(labels, [1, 1, 1, 2], NAMES)
+    assert line.plain == "Anna: play 20 place 36, sell Phoenix, buy Panda · Bruno: play 6 protect 8"
+    for width in (24, 30, 41, 50):
+        # as the hint tables show it: a cell of a column this wide
+        out = Console(file=io.StringIO(), width=width, color_system=None)
+        rows = ["".join(seg.text for seg in row) for row in out.render_lines(line)]
+        assert all(len(r.rstrip()) <= width for r in rows), rows
+        assert len(rows) > 1, rows                    # it had to fold
+        # every move whole on one row, in order, nothing lost but the separators at a fold
+        assert " ".join(r.strip() for r in rows).replace(" ·", "").replace("· ", "") == \
+            line.plain.replace(" · ", " "), rows
+        for label in labels:
+            assert any(label in r for r in rows), (label, rows)
+    wide = Console(file=io.StringIO(), width=200, color_system=None)
+    assert ["".join(seg.text for seg in row).rstrip() for row in wide.render_lines(line)] == \
+        [line.plain]                                  # unfolded where it fits
