@@ -211,7 +211,7 @@ class MoveLine(Text):
             return
         lines, start, before = [], 0, None
         for end, after in self.breaks + [(len(plain), len(plain))]:
-            if before is not None and before[0] > start and cell_len(plain[start:end]) > width:
+            if before is not None and cell_len(plain[start:end]) > width:
                 lines.append(self[start:before[0]])
                 start = before[1]
             before = (end, after)

@@ -5,7 +5,6 @@ Run from a checkout of the review to test:
   .venv/bin/python benchmarks/results/2026-11-26-marks/first_vs_deep.py LAB.json 'GAMES/*.json'"""
 import glob, json, sys, time
 from types import SimpleNamespace as NS
-from search.review import replay_record
 from search import review
 from search.lab.review_marks import compare
 
@@ -16,7 +15,7 @@ for e in lab["details"]:
     deep.setdefault(e["game"], []).append(NS(ply=e["ply"], seat=e["seat"], mark=e["deep"]["mark"]))
 pairs, secs, out = [], [], []
 for g, f in enumerate(files):
-    start, moves, ply0 = replay_record(json.load(open(f)))
+    start, moves, ply0 = review.replay_record(json.load(open(f)))
     t0 = time.perf_counter()
     r = review.review_game(start, moves, seed=0, ply0=ply0, workers=2)
     secs.append(round(time.perf_counter() - t0, 1))

@@ -1,11 +1,11 @@
 """Run: .venv/bin/python benchmarks/results/2026-11-26-marks/last_round_size.py
 How large is the rest of the game, under full information, from each decision of the last
 round?  (Feasibility of a determinized exact solve: each sampled world solved exactly.)"""
-import random, time, sys
+import random, time
 from collections import defaultdict
 from ekonos import State
 from search._exact import solve_root
-LIMIT = 10_000_000   # search.exact.NODE_LIMIT
+from search.exact import NODE_LIMIT as LIMIT
 res = defaultdict(list)   # (players, cards left in all hands) -> nodes or None
 for players in (2, 3, 4, 5, 6):
     for seed in range(3):
