@@ -26,7 +26,7 @@ mkdir -p data/gen2
 for item in $PLAN; do
   IFS=: read -r p w n <<< "$item"
   n=$(awk -v n="$n" -v s="$SCALE" 'BEGIN { m = int(n * s); print (m < 2 ? 2 : m) }')
-  timeout -s INT "$BOX" $PY -m cli.main learn selfplay -p "$p" -n "$n" --spec "$SPEC" --seed 36 \
+  timeout -s INT "$BOX" $PY -m cli.main learn selfplay -p "$p" -n "$n" --spec "$SPEC" --seed "${SEED:-36}" \
       -o "data/gen2/p$p" --games-per-shard 5 --explore 4 -w "$w" -q > "$LOG/selfplay-p$p.log" 2>&1 &
 done
 wait
