@@ -184,16 +184,11 @@ def _sum_loss(p, batch, score_weight):
 
 
 def train(arrays: dict, config: Config = Config(),
-          progress: Callable[[int], None] | None = None,
-          teacher: np.ndarray | None = None) -> Trained:
+          progress: Callable[[int], None] | None = None) -> Trained:
     """Train a network on `arrays` (selfplay.ARRAYS: x, players, win, score, game at least),
-    holding out `config.heldout` of the games.  ValueError when the data cannot be split so.
-    `teacher`: per position of `arrays`, the win shares (relative seats) that
-    `config.teacher_weight` pulls towards, instead of the linear evaluation's on the same
-    position."""
+    holding out `config.heldout` of the games.  ValueError when the data cannot be split so."""
     c = config
-    given = {} if teacher is None else {"teacher": np.asarray(teacher, np.float32)}
-    arrays = _with_base_arrays({**net_data.needed(arrays), **given}, c.base)
+    arrays = _with_base_arrays(net_data.needed(arrays), c.base)
     draw = net_data.game_draw(arrays, c.seed)
     held = draw < c.heldout
     fit, test = net_data.subset(arrays, ~held), net_data.subset(arrays, held)
@@ -214,12 +209,8 @@ def train(arrays: dict, config: Config = Config(),
     opt = optax.adamw(c.lr, weight_decay=c.weight_decay, mask=decay)
     state = opt.init(params)
 
-    if "teacher" in fit:
-        teacher = fit["teacher"]
-    elif c.teacher_weight > 0:
-        teacher = net_data.linear_shares(fit["x"], fit["players"].astype(np.int64))
-    else:
-        teacher = np.zeros((len(fit["players"]), MAXP))
+    teacher = net_data.linear_shares(fit["x"], fit["players"].astype(np.int64)) \
+        if c.teacher_weight > 0 else np.zeros((len(fit["players"]), MAXP))
 
     @jax.jit
     def step(params, state, batch, taught):

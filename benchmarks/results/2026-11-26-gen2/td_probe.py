@@ -5,8 +5,8 @@ outcome's (1).  Generation 1's network otherwise (644-32-16 correcting the linea
 
     python benchmarks/results/2026-11-26-gen2/td_probe.py 30 3 data/gen2/p2 ... data/gen2/p6
 
-Needs `net_train.train(..., teacher=)`, which the engine had only at the commit that added this
-file (the idea did not win; see docs/strength.md, generation 2)."""
+Needs `net_train.train(..., teacher=)`, which the engine had only at commit 57921a4 (`git
+checkout 57921a4`; the idea did not win: docs/strength.md, generation 2)."""
 import json, sys
 import numpy as np
 from search.learn import net_data, net_train, selfplay
