@@ -24,14 +24,14 @@ BINS = 10
 def table(predicted: np.ndarray, realized: np.ndarray, bins: int = BINS) -> list[dict]:
     """The calibration table of these pairs: per group of predicted share (lowest first), its
     count, mean predicted, mean realized and difference (realized - predicted).  Fewer pairs
-    than `bins`: one group per pair."""
+    than `bins`: one group per pair; no pairs, no group."""
     p = np.asarray(predicted, dtype=np.float64).ravel()
     r = np.asarray(realized, dtype=np.float64).ravel()
     if p.shape != r.shape:
         raise ValueError(f"{p.size} predictions but {r.size} outcomes")
     order = np.argsort(p, kind="stable")
     rows = []
-    for part in np.array_split(order, min(bins, p.size)):
+    for part in np.array_split(order, min(bins, p.size)) if p.size else ():
         if part.size:
             mp, mr = float(p[part].mean()), float(r[part].mean())
             rows.append({"count": int(part.size), "predicted": mp, "realized": mr,

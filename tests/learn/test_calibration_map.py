@@ -250,6 +250,18 @@ def test_the_command_writes_a_map_named_by_its_content_and_says_how_it_did(folde
     assert json.loads((tmp_path / "fewer.json").read_text())["data"][0]["games"] == 4
 
 
+def test_a_map_fitted_on_every_game_holds_nothing_out_and_says_so(folders, tmp_path):
+    r = run("learn", "calibration-map", *folders, "-o", tmp_path / "all.json", "--heldout", 0)
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / "all.json").read_text())
+    for n in ("2", "3"):
+        assert doc["players"][n]["games"] == 8                  # every game fitted on
+        h = doc["players"][n]["held_out"]
+        assert h["games"] == h["positions"] == 0 and h["error_before"] is None
+        assert h["before"] == h["after"] == []
+    assert "Traceback" not in r.output and "sections" not in r.output
+
+
 def test_check_measures_a_map_on_the_games_it_was_not_fitted_on(folders, tmp_path):
     r = run("learn", "calibration-map", folders[0], "-o", tmp_path / "m.json", "--games", 4,
             "--heldout", 0.5, "--seed", 6)                       # two games a side
