@@ -3,7 +3,7 @@
 count, each map's calibration error (mean |won - predicted| over the deciles, weighted by
 count) and its largest decile gap.
 
-    python benchmarks/results/2026-11-26-gen2/cmp_maps.py calib-d4c3c8dc3bca calib-83b33408857d.json
+    python benchmarks/results/2026-11-26-gen2/cmp_maps.py benchmarks/results/2026-11-24-gen1/calib-d4c3c8dc3bca.json benchmarks/results/2026-11-26-gen2/calib-83b33408857d.json
 """
 import sys
 

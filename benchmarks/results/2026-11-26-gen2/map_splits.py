@@ -1,6 +1,7 @@
-"""The shipped calibration map against maps fitted on generation 2's self-play, over several
-splits: for each seed, a map fitted on 70% of generation 2's games (by game) and the shipped map
-(fitted on generation 1) are measured on the other 30%; per player count the mean over the
+"""The calibration map shipped until generation 2 (calib-d4c3c8dc3bca, fitted on generation 1,
+"shipped" below) against maps fitted on generation 2's self-play, over several splits: for each
+seed, a map fitted on 70% of generation 2's games (by game) and that map are measured on the
+other 30%; per player count the mean over the
 splits of the calibration error and of the largest decile gap.
 
     python benchmarks/results/2026-11-26-gen2/map_splits.py > map_splits.txt
@@ -14,7 +15,7 @@ FOLDERS = [f"data/gen2/p{p}" for p in range(2, 7)]
 SEEDS = range(1, 7)
 
 data, _, _ = calibration_fit.read_folders(FOLDERS)
-shipped = calibration_map.load("calib-d4c3c8dc3bca")
+shipped = calibration_map.load("benchmarks/results/2026-11-24-gen1/calib-d4c3c8dc3bca.json")
 rows = {n: {"shipped": [], "gen2": []} for n in range(2, 7)}
 for seed in SEEDS:
     fitted = calibration_fit.fit(data, 0.3, seed)
