@@ -14,7 +14,7 @@ MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold
 
 def how_sure(d) -> str:
     """What stands beside a decision's points lost: ` exact` (every line searched to the end),
-    ` [a–b]` (the 90% interval of the second look) or nothing (the first look's figure)."""
+    ` [a–b]` (the 90% interval of the second or deep look) or nothing (the first look's figure)."""
     if d.method == "exact":
         return " exact"
     return "" if d.low is None else f" [{max(d.low, 0):.0f}–{d.high:.0f}]"

@@ -205,8 +205,10 @@ def test_review_command_json(tmp_path):
         assert d["mark"] == (None if d["low"] is None or d["loss"] == 0 else mark_of(d["low"]))
         if d["method"] == "exact":                 # the game's last decisions, solved
             assert d["low"] == d["high"] == d["loss"] and d["round"] == start.rounds
-        else:
-            assert d["method"] == ("first" if d["low"] is None else "second")
+        elif d["low"] is None:
+            assert d["method"] == "first"
+        else:                                      # a second look; a deep one where it marked
+            assert d["method"] == "second" and d["mark"] is None or d["method"] == "deep"
         if d["low"] is not None and d["loss"] > 0:
             assert d["low"] <= d["loss"] <= d["high"]
         assert 0 <= d["win_played"] <= 1 and 0 <= d["win_best"] <= 1

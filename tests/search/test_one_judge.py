@@ -1,7 +1,7 @@
 """One judge (search/analysis.py, search/review.py): the hint and the review's first look are the
 same search with the same budget rule, so the same position, level and seed give the same
-figures; a mark is given only by the second look's interval (the played and the best move
-searched again side by side); accuracy says what a decided game does to it; the lab's
+figures; a mark is given only by the interval of a second look (the played and the best move
+searched again side by side), then of a deeper one; accuracy says what a decided game does to it; the lab's
 comparison of a review with a deeper one (search/lab/review_marks.py)."""
 from __future__ import annotations
 
@@ -103,13 +103,14 @@ def test_a_mark_goes_by_the_lower_end_of_the_second_looks_interval(monkeypatch):
     best = analyse(st, iterations=300, seed=1, params=level_params(JUDGE_LEVEL), top=1)
     move = next(m for m in st.legal_moves if str(m) != best["moves"][0]["move"])
     monkeypatch.setattr(review, "visit_floor", lambda iterations: 10 ** 9)   # always re-search
+    monkeypatch.setattr(review, "DEEP_REPLICATES", 0)        # the deep look: its own test
     steady = pairs_of(*[(0.2, 0.8)] * 8)
-    monkeypatch.setattr(review, "second_look", lambda *a: steady)
+    monkeypatch.setattr(review, "second_look", lambda *a: steady if a[4] else None)
     d = review_decision(st, move, 300, seed=1)
     assert d.method == "second" and d.low == d.high == d.loss >= 15 and d.mark == "blunder"
     # the same mean loss from replicates that disagree: not shown with confidence
     shaky = pairs_of(*[(0.2, 0.8), (0.5, 0.5)] * 4)
-    monkeypatch.setattr(review, "second_look", lambda *a: shaky)
+    monkeypatch.setattr(review, "second_look", lambda *a: shaky if a[4] else None)
     e = review_decision(st, move, 300, seed=1)
     assert e.loss == pytest.approx(d.loss / 2, abs=0.01) and e.low < e.loss < e.high
     assert e.mark == mark_of(e.low) and severity(e.mark) < severity(mark_of(e.loss))
@@ -119,9 +120,42 @@ def test_a_mark_goes_by_the_lower_end_of_the_second_looks_interval(monkeypatch):
     assert half == pytest.approx(t95(7) * sd / math.sqrt(8), abs=0.02)
     # the played move as good as the best on the second look: reported as the best
     even = pairs_of(*[(0.6, 0.5), (0.5, 0.6)] * 4)
-    monkeypatch.setattr(review, "second_look", lambda *a: even)
+    monkeypatch.setattr(review, "second_look", lambda *a: even if a[4] else None)
     f = review_decision(st, move, 300, seed=1)
     assert f.loss == 0 and f.mark is None and f.best == f.played
+
+
+def test_a_mark_the_second_look_would_give_is_given_by_a_deeper_look(monkeypatch):
+    """The second look's marks go to a deep look (DEEP_REPLICATES searches of DEEP_SHARE times
+    the first look's budget on each move); its figures are shown and its lower end marks.  A
+    decision the second look does not mark is not looked at again."""
+    st = mid_game(3, seed=5, decisions=110)
+    best = analyse(st, iterations=300, seed=1, params=level_params(JUDGE_LEVEL), top=1)
+    move = next(m for m in st.legal_moves if str(m) != best["moves"][0]["move"])
+    monkeypatch.setattr(review, "visit_floor", lambda iterations: 10 ** 9)   # always re-search
+    calls = []
+
+    def looks(second, deep):
+        def look(view, actions, params, per_move, replicates, seed):
+            calls.append((per_move, replicates))
+            return second if replicates == review.REPLICATES else deep
+        monkeypatch.setattr(review, "second_look", look)
+        calls.clear()
+
+    blunder = pairs_of(*[(0.2, 0.8)] * review.REPLICATES)
+    looks(blunder, pairs_of((0.3, 0.6), (0.28, 0.62), (0.32, 0.58)))  # less, and less sure
+    d = review_decision(st, move, 300, seed=1)
+    assert calls == [(round(300 * review.SECOND_SHARE), review.REPLICATES),
+                     (300 * review.DEEP_SHARE, review.DEEP_REPLICATES)]
+    assert d.method == "deep" and d.low < d.loss < d.high and d.win_played_raw == 0.3
+    assert d.mark == mark_of(d.low) is not None and severity(d.mark) < severity("blunder")
+    assert d.visits_played == d.visits_best == 100 * review.DEEP_REPLICATES
+    looks(blunder, pairs_of(*[(0.5, 0.5)] * review.DEEP_REPLICATES))   # the loss was depth's
+    e = review_decision(st, move, 300, seed=1)
+    assert e.method == "deep" and e.loss == 0 and e.mark is None and e.best == e.played
+    looks(pairs_of(*[(0.5, 0.52)] * review.REPLICATES), blunder)        # 2 points: no mark
+    f = review_decision(st, move, 300, seed=1)
+    assert f.method == "second" and f.mark is None and len(calls) == 1
 
 
 def severity(mark):

@@ -162,7 +162,7 @@ function marksTable(data) {
   return box;
 }
 
-// the points lost, and under them the 90% interval the mark was given by (second look)
+// the points lost, and under them the 90% interval the mark was given by (second or deep look)
 function lost(d) {
   const td = el("td", {}, d.loss.toFixed(1));
   if (d.method === "exact") {
