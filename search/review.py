@@ -8,7 +8,7 @@ from 15); per seat an accuracy figure and the costliest decisions.
 Each decision is searched from the seat's view only (`State.view(seat)`, R21): the other hands
 and the undealt cards are never read, so the review is the same whatever they were.
 
-How a decision is judged: two looks, the second only where the first finds a loss.
+How a decision is judged: up to three looks, each only where the one before finds a loss.
 
 1. **The first look** is the judge's search (search.analysis: the search of level `level`, level
    3 by default, with its budget rule `judge_iterations`): exactly the search `ekonos hint`
