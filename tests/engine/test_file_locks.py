@@ -14,6 +14,15 @@ from ekonos import locks
 from ekonos.locks import FileLock, LockHeld, lock_path, locked
 
 
+@pytest.fixture
+def python_ctrl_c():
+    """Python's own Ctrl-C handler in place for the test, whatever a test before left (an
+    `ekonos` command sets its own where the runner does not capture stderr), then put back."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def ctrl_c_inside(monkeypatch, name: str) -> None:
     """Make `locks.<name>` send this process a SIGINT before doing its work."""
     real = getattr(locks, name)
@@ -24,7 +33,8 @@ def ctrl_c_inside(monkeypatch, name: str) -> None:
     monkeypatch.setattr(locks, name, interrupted)
 
 
-def test_ctrl_c_while_taking_a_lock_comes_after_the_lock_is_known(tmp_path, monkeypatch):
+def test_ctrl_c_while_taking_a_lock_comes_after_the_lock_is_known(tmp_path, monkeypatch,
+                                                                  python_ctrl_c):
     target = tmp_path / "shard.npz"
     lock = FileLock(target)
     ctrl_c_inside(monkeypatch, "_try_lock")
@@ -36,7 +46,8 @@ def test_ctrl_c_while_taking_a_lock_comes_after_the_lock_is_known(tmp_path, monk
     assert not lock_path(target).exists()
 
 
-def test_ctrl_c_while_letting_go_comes_after_the_lock_file_is_gone(tmp_path, monkeypatch):
+def test_ctrl_c_while_letting_go_comes_after_the_lock_file_is_gone(tmp_path, monkeypatch,
+                                                                   python_ctrl_c):
     target = tmp_path / "shard.npz"
     lock = FileLock(target).acquire()
     ctrl_c_inside(monkeypatch, "_unlock")
@@ -54,7 +65,7 @@ def test_a_lock_without_ctrl_c_leaves_the_handler_alone(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-def test_waiting_for_a_lock_can_still_be_stopped(tmp_path):
+def test_waiting_for_a_lock_can_still_be_stopped(tmp_path, python_ctrl_c):
     """A process waiting for another holder is not deaf to Ctrl-C (only the taking is held
     back, never the wait)."""
     target = tmp_path / "results.json"
