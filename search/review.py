@@ -171,6 +171,8 @@ class GameReview:
     calibration: str = ""        # the name of the calibration map of the shares shown
     level: int = DEFAULT_LEVEL   # the judge's level
     replicates: int = REPLICATES
+    deep_replicates: int = DEEP_REPLICATES       # the deep look before a mark
+    deep_share: float = DEEP_SHARE
 
     def of(self, seat: int) -> list[DecisionReview]:
         return [d for d in self.decisions if d.seat == seat]
@@ -205,7 +207,8 @@ class GameReview:
             "format": "ekonos-review", "version": 1,
             "players": list(self.names), "seats": list(self.seats),
             "level": self.level, "iterations": self.iterations, "seed": self.seed,
-            "replicates": self.replicates, "calibration": self.calibration,
+            "replicates": self.replicates, "deep_replicates": self.deep_replicates,
+            "deep_share": self.deep_share, "calibration": self.calibration,
             "marks": {name: limit for limit, name in MARKS},
             "mark_rule": "a mark goes by the lower end of the loss's 90% interval from the "
                          "second look, confirmed by a deep look (a loss that holds with 95% "

@@ -181,7 +181,7 @@ function about(data) {
     `${data.iterations} iterations a decision, seed ${data.seed}. Win share: the share of the game the search ` +
     `expects you to take, calibrated on self-play to how often such positions were won (100% = a sure win). Marks by the points of win share lost: ${from}, ` +
     `each checked before it is given: the move you played and the better one searched again side by side, ` +
-    `${data.replicates} times, and marked by the low end of the loss's 90% interval (the small figures): a mark is a loss that holds with 95% confidence. ` +
+    `${data.replicates} times, then ${data.deep_replicates} more times, each ${data.deep_share}× as deep as the first search, where that would mark, and marked by the low end of the loss's 90% interval (the small figures): a mark is a loss that holds with 95% confidence. ` +
     `Accuracy: Lichess's curve of the points lost, averaged; once a game is decided, won or lost, nothing can be lost, ` +
     `so the accuracy over the decisions before that is said beside it. The same review in a terminal: `);
   if (data.command) p.append(el("code", {}, data.command));
