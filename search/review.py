@@ -28,10 +28,8 @@ How a decision is judged: up to three looks, each only where the one before find
 4. A decision the second look would mark gets **a deep look** before it is marked: the same
    comparison in DEEP_REPLICATES searches, each DEEP_SHARE times as deep as the first look on
    each move.  Its figures and interval are the ones shown, and its lower end gives the mark
-   (method `deep`).  The second look's replicates agree with each other, but a loss selected
-   because a search found it large is overstated by that search's depth: on held-out games
-   the deep look withdrew 11 of 48 marks, 10 of them marks a review at 16 times the budget did
-   not confirm (docs/strength.md, "Review marks under a deeper look").
+   (method `deep`): a loss picked because a search found it large is overstated at that
+   search's depth (docs/strength.md, "Review marks under a deeper look").
 
 Where the rest of the game needs no card the seat cannot see (its last decisions in the last
 round, search/exact.py), neither look samples: every line is searched to the end, the loss is
