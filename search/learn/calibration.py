@@ -31,7 +31,7 @@ def table(predicted: np.ndarray, realized: np.ndarray, bins: int = BINS) -> list
         raise ValueError(f"{p.size} predictions but {r.size} outcomes")
     order = np.argsort(p, kind="stable")
     rows = []
-    for part in np.array_split(order, min(bins, p.size)) if p.size else ():
+    for part in np.array_split(order, max(1, min(bins, p.size))):
         if part.size:
             mp, mr = float(p[part].mean()), float(r[part].mean())
             rows.append({"count": int(part.size), "predicted": mp, "realized": mr,
