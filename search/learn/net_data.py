@@ -9,7 +9,9 @@ none), its positions and games.  `read_folder` is the reader until the self-play
 The held-out split is by game, never by position (the positions of one game are correlated): a
 game (players, number) is held out when a hash of (seed, players, number) falls below the
 fraction, so the same games are held out whatever else the data holds, and `ekonos learn
-calibrate` finds again the games a network did not learn from.
+calibrate` finds again the games a network did not learn from.  Folders of other seeds number
+their games alike, and a number is held out in each of them: the split is by game number
+(counted as games, they are told apart by their folder, `source`).
 """
 from __future__ import annotations
 
@@ -59,9 +61,15 @@ def _shard(path: Path, raw: bytes) -> dict:
     return arrays
 
 
-def concat(parts: list[dict]) -> dict:
-    """Blocks of positions as one (the NEEDED arrays)."""
-    return {k: np.concatenate([p[k] for p in parts]) for k in NEEDED}
+def concat(parts: list[dict], sources: bool = True) -> dict:
+    """Blocks of positions as one (the NEEDED arrays); with `sources`, each block's positions
+    marked with its number in `source` (folders number their games alike: game 7 of two
+    folders is two games), without, the blocks are parts of one folder."""
+    out = {k: np.concatenate([p[k] for p in parts]) for k in NEEDED}
+    if sources:
+        out["source"] = np.concatenate([np.full(len(p["players"]), i, dtype=np.int32)
+                                        for i, p in enumerate(parts)])
+    return out
 
 
 def read_folder(folder: str | Path) -> tuple[dict, dict]:
@@ -92,7 +100,7 @@ def read_folder(folder: str | Path) -> tuple[dict, dict]:
             parts.append(_shard(path, raw))
         whole.update(f"{path.name} {hashlib.sha256(raw).hexdigest()}\n".encode())
     if digest is None:
-        arrays = concat(parts)
+        arrays = concat(parts, sources=False)
     entry = {"folder": str(folder), "manifest_sha256": digest,
              "shards_sha256": whole.hexdigest(), "positions": len(arrays["players"]),
              "games": games(arrays)}
@@ -106,8 +114,10 @@ def read_folders(folders: list) -> tuple[dict, list[dict]]:
 
 
 def games(arrays: dict) -> int:
-    """How many games the positions come from (a game: its player count and number)."""
-    return len(set(zip(arrays["players"].tolist(), arrays["game"].tolist())))
+    """How many games the positions come from (a game: its source when the positions were
+    pooled from several folders, its player count and its number)."""
+    source = arrays.get("source", np.zeros(len(arrays["players"]), dtype=np.int32))
+    return len(set(zip(source.tolist(), arrays["players"].tolist(), arrays["game"].tolist())))
 
 
 def game_draw(arrays: dict, seed: int) -> np.ndarray:
@@ -127,9 +137,9 @@ def held_out(arrays: dict, seed: int, fraction: float) -> np.ndarray:
 
 
 def needed(arrays: dict) -> dict:
-    """The NEEDED arrays of a data set (load_dataset's or read_folders'), without the others
-    (the root visits are not one per position)."""
-    return {k: arrays[k] for k in NEEDED}
+    """The NEEDED arrays of a data set (load_dataset's or read_folders'; with `source` where it
+    has one), without the others (the root visits are not one per position)."""
+    return {k: arrays[k] for k in NEEDED + ("source",) if k in arrays}
 
 
 def subset(arrays: dict, mask: np.ndarray) -> dict:

@@ -204,3 +204,19 @@ def test_every_seed_of_64_bits_draws_its_own_initial_weights():
     keys = [net_train.seed_key(s) for s in (0, 1, 2 ** 32, 2 ** 63, 2 ** 64 - 1)]
     firsts = {float(net_train.init(k, (4, 3))["w1"][0, 0]) for k in keys}
     assert len(firsts) == len(keys)
+
+
+def test_folders_that_number_their_games_alike_count_each_game(selfplay, tmp_path):
+    folders, _ = selfplay
+    copy = tmp_path / "again"                        # another seed's folder numbers from 0 too
+    copy.mkdir()
+    for shard in folders[0].glob("shard-*.npz"):
+        (copy / shard.name).write_bytes(shard.read_bytes())
+    one, _ = net_data.read_folders([folders[0]])
+    two, entries = net_data.read_folders([folders[0], copy])
+    assert net_data.games(one) == entries[0]["games"] == 6
+    assert net_data.games(two) == 12 == sum(e["games"] for e in entries)
+    assert net_data.games(net_data.needed(two)) == 12
+    # the split is by number: a number held out in one folder is held out in the other
+    held = net_data.held_out(two, 1, 0.5)
+    assert np.array_equal(held[two["source"] == 0], held[two["source"] == 1])
