@@ -255,8 +255,9 @@ def check(name: str, folders: list, games: int | None = None) -> dict:
     fit_of = doc.get("fit") if isinstance(doc.get("fit"), dict) else {}
     seed, fraction = fit_of.get("seed"), fit_of.get("heldout")
     parts, used = [], []
-    for folder in folders:
+    for i, folder in enumerate(folders):
         pairs, entry = read_folder(folder, games)
+        pairs["source"] = np.full(len(pairs["q"]), i, dtype=np.int32)   # games numbered alike
         run = (entry["spec"], entry["seed"], entry["players"])
         fitted = next((d for d in doc.get("data", []) if isinstance(d, dict)
                        and (d.get("spec"), d.get("seed"), d.get("players")) == run), None)
@@ -282,7 +283,7 @@ def check(name: str, folders: list, games: int | None = None) -> dict:
         before = calibration.table(data["q"][at], data["win"][at])
         after = calibration.table(curve.shares(data["q"][at], n), data["win"][at])
         out[str(n)] = {"positions": int(at.sum()), "games": net_data.games(
-                           {"players": data["players"][at], "game": data["game"][at]}),
+                           {k: data[k][at] for k in ("source", "players", "game")}),
                        "error_before": calibration.error(before),
                        "error_after": calibration.error(after),
                        "before": before, "after": after}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -286,6 +287,17 @@ def test_check_measures_a_map_on_the_games_it_was_not_fitted_on(folders, tmp_pat
     assert f"{sizes[1]} of {sizes[1]} positions (not in the map's data: every game)" in r.output
     r = run("learn", "calibration-map", *folders, "--check", tmp_path / "m.json", "-o", tmp_path)
     assert r.exit_code == 2 and "-o DIR|FILE to fit a map, or --check MAP" in r.output
+
+
+def test_check_counts_the_games_of_two_folders_numbered_alike(folders, tmp_path):
+    r = run("learn", "calibration-map", folders[0], "-o", tmp_path / "m.json")
+    assert r.exit_code == 0, r.output
+    again = tmp_path / "again"                          # a second run numbers from 0 as well
+    shutil.copytree(folders[1], again)
+    r = run("learn", "calibration-map", folders[1], again, "--check", tmp_path / "m.json")
+    assert r.exit_code == 0, r.output
+    positions = 2 * json.loads((folders[1] / "manifest.json").read_text())["positions"]
+    assert f"({positions} positions of 16 games)" in r.output
 
 
 def test_bad_input_is_one_error_line(folders, tmp_path):
