@@ -181,9 +181,21 @@ def linear_reading(x: np.ndarray, players: np.ndarray, model: str = "") -> tuple
     score; a softmax over the seats present gives its win shares) and its expected final
     scores, zero past the `players` seats."""
     theta, beta = (np.asarray(a, dtype=np.float64) for a in evaluation.model(model))
-    L, k = NET_LAYOUT, NET_COMPANY_FEATURES
-    x = np.asarray(x, dtype=np.float64).reshape(-1, NET_INPUT_COUNT)
+    x = np.asarray(x).reshape(-1, NET_INPUT_COUNT)
     players = np.asarray(players, dtype=np.int64).reshape(-1)
+    parts = [_linear_block(x[a:a + READING_BLOCK], players[a:a + READING_BLOCK], theta, beta)
+             for a in range(0, len(x), READING_BLOCK)] or [_linear_block(x, players, theta, beta)]
+    return tuple(np.concatenate([p[i] for p in parts]) for i in (0, 1))
+
+
+#: Positions read at a time by `linear_reading` (its float64 copies stay small whatever the data).
+READING_BLOCK = 1 << 16
+
+
+def _linear_block(x: np.ndarray, players: np.ndarray, theta: np.ndarray,
+                  beta: np.ndarray) -> tuple:
+    L, k = NET_LAYOUT, NET_COMPANY_FEATURES
+    x = np.asarray(x, dtype=np.float64)
     f = x[:, L["company"]:L["company"] + NCOMP * k].reshape(-1, NCOMP, k) * NET_COMPANY_SCALES
     f = np.concatenate([np.ones((len(x), NCOMP, 1)), f], axis=2)          # the constant first
     left = x[:, L["rounds_left"]:L["rounds_left"] + EVAL_MAX_ROUNDS].argmax(axis=1) + 1

@@ -64,3 +64,25 @@ def test_a_network_with_a_base_reads_the_base_plus_its_outputs(players, tmp_path
         assert [score[q] for q in order] == pytest.approx(want_score[:players], abs=1e-3)
         checked += 1
     assert checked >= 5
+
+
+def test_many_positions_are_read_in_blocks_as_one_at_a_time(monkeypatch):
+    """`linear_reading` reads large data in blocks (float64 copies of a block, not of all):
+    the blocks' readings are each position's own."""
+    from search import network
+    rng = np.random.default_rng(3)
+    rows, players = [], []
+    for n in (2, 3, 5):
+        s = State.new(n, seed=n)
+        for _ in range(40):
+            s.push(s.nth_legal(int(rng.integers(s.count_legal()))))
+            rows.append(net_inputs_of(s.view(s.to_move), s.to_move))
+            players.append(n)
+    x, players = np.array(rows, dtype=np.float32), np.array(players)
+    alone = [network.linear_reading(x[i:i + 1], players[i:i + 1]) for i in range(len(x))]
+    monkeypatch.setattr(network, "READING_BLOCK", 7)               # blocks and a remainder
+    logits, scores = network.linear_reading(x, players)
+    assert np.array_equal(logits, np.concatenate([a[0] for a in alone]))
+    assert np.array_equal(scores, np.concatenate([a[1] for a in alone]))
+    empty = network.linear_reading(x[:0], players[:0])
+    assert empty[0].shape == (0, 6) and empty[1].shape == (0, 6)
