@@ -184,7 +184,7 @@ def linear_reading(x: np.ndarray, players: np.ndarray, model: str = "") -> tuple
     x = np.asarray(x).reshape(-1, NET_INPUT_COUNT)
     players = np.asarray(players, dtype=np.int64).reshape(-1)
     parts = [_linear_block(x[a:a + READING_BLOCK], players[a:a + READING_BLOCK], theta, beta)
-             for a in range(0, len(x), READING_BLOCK)] or [_linear_block(x, players, theta, beta)]
+             for a in range(0, max(len(x), 1), READING_BLOCK)]
     return tuple(np.concatenate([p[i] for p in parts]) for i in (0, 1))
 
 

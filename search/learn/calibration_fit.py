@@ -257,7 +257,7 @@ def check(name: str, folders: list, games: int | None = None) -> dict:
     parts, used = [], []
     for i, folder in enumerate(folders):
         pairs, entry = read_folder(folder, games)
-        pairs["source"] = np.full(len(pairs["q"]), i, dtype=np.int32)   # games numbered alike
+        pairs["key"] = pairs["game"] + (i << 32)            # a game keyed by its folder too
         run = (entry["spec"], entry["seed"], entry["players"])
         fitted = next((d for d in doc.get("data", []) if isinstance(d, dict)
                        and (d.get("spec"), d.get("seed"), d.get("players")) == run), None)
@@ -282,8 +282,7 @@ def check(name: str, folders: list, games: int | None = None) -> dict:
         at = data["players"] == n
         before = calibration.table(data["q"][at], data["win"][at])
         after = calibration.table(curve.shares(data["q"][at], n), data["win"][at])
-        out[str(n)] = {"positions": int(at.sum()), "games": net_data.games(
-                           {k: data[k][at] for k in ("source", "players", "game")}),
+        out[str(n)] = {"positions": int(at.sum()), "games": len(np.unique(data["key"][at])),
                        "error_before": calibration.error(before),
                        "error_after": calibration.error(after),
                        "before": before, "after": after}

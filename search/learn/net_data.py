@@ -158,12 +158,12 @@ def metrics(outputs: np.ndarray, arrays: dict) -> dict:
     for n in sorted(set(arrays["players"].tolist())):
         m = arrays["players"] == n
         s, w = shares[m][:, :n], arrays["win"][m][:, :n].astype(np.float64)
-        loss = -(w * np.log(np.maximum(s, 1e-300))).sum(axis=1).mean()
+        loss = win_log_loss(s, w).mean()
         err = expected[m][:, :n] - arrays["score"][m][:, :n]
         favourite = w[np.arange(len(w)), s.argmax(axis=1)].mean()
         rows = calibration.table(s, w)
         lin = linear_shares(arrays["x"][m], arrays["players"][m].astype(np.int64))[:, :n]
-        lin_loss = -(w * np.log(np.maximum(lin, 1e-300))).sum(axis=1).mean()
+        lin_loss = win_log_loss(lin, w).mean()
         out[str(n)] = {"positions": int(m.sum()), "games": games(subset(arrays, m)),
                        "win_log_loss": _r(loss), "even_odds_log_loss": _r(np.log(n)),
                        "linear_win_log_loss": _r(lin_loss),
@@ -173,6 +173,12 @@ def metrics(outputs: np.ndarray, arrays: dict) -> dict:
                        "calibration": [{k: _r(v) if isinstance(v, float) else v
                                         for k, v in r.items()} for r in rows]}
     return out
+
+
+def win_log_loss(shares: np.ndarray, won: np.ndarray) -> np.ndarray:
+    """Per position, the cross-entropy of predicted win shares against the realized ones (the
+    seats given: columns past the players left out by the caller)."""
+    return -(won * np.log(np.maximum(shares, 1e-300))).sum(axis=1)
 
 
 def linear_shares(x: np.ndarray, players: np.ndarray, model: str = "") -> np.ndarray:

@@ -7,7 +7,6 @@ is read here, each "as if a round began there" by the linear model.
 
     python benchmarks/results/2026-11-27-gen3/by_round.py NET.json FOLDER...
 """
-import json
 import sys
 
 import numpy as np
@@ -33,8 +32,7 @@ rng = np.random.default_rng(0)
 for n in range(2, 7):
     m = players == n
     w = test["win"][m][:, :n]
-    diff = -(w * (np.log(np.maximum(mine[m][:, :n], 1e-300))
-                  - np.log(np.maximum(linear[m][:, :n], 1e-300)))).sum(1)
+    diff = net_data.win_log_loss(mine[m][:, :n], w) - net_data.win_log_loss(linear[m][:, :n], w)
     key = test["source"][m].astype(np.int64) << 32 | test["game"][m]
     _, index = np.unique(key, return_inverse=True)
     per_game, size = np.bincount(index, diff), np.bincount(index)
@@ -47,6 +45,6 @@ for n in range(2, 7):
     for r in sorted(set(left[players == n].tolist()), reverse=True):
         m = (players == n) & (left == r)
         w = test["win"][m][:, :n]
-        ll = [-(w * np.log(np.maximum(s[m][:, :n], 1e-300))).sum(1).mean() for s in (mine, linear)]
+        ll = [net_data.win_log_loss(s[m][:, :n], w).mean() for s in (mine, linear)]
         print(f"  {n} players, {r} rounds left: {ll[0] - ll[1]:+.4f} ({ll[0]:.4f}, {ll[1]:.4f}, "
               f"{np.log(n):.4f}), {m.sum()} positions, {net_data.games(net_data.subset(test, m))} games")
