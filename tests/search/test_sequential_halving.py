@@ -110,3 +110,16 @@ def test_root_is_checked():
     assert make_bot("ismcts:root=halving").params.root == "halving"
     with pytest.raises(SpecError, match="root"):
         make_bot("ismcts:root=thompson")
+
+
+def test_a_timed_run_stops_at_the_first_iteration_past_its_time():
+    """The clock is read after every iteration: a run whose time is already spent does exactly
+    one, so timed halving's many short runs (one per root move and round) keep to their budget
+    (reading it every 32 iterations, a 228-move 6-player card step took 0.25 s of a 0.08 s one)."""
+    st = card_positions(4)[0]
+    searcher = ISMCTSBot(c=0.3, horizon=1, plain=1).searcher()
+    for a in st.legal_actions()[:20]:
+        searcher.forced = a
+        before = searcher.iterations_done if searcher.node_count else 0
+        searcher.run(st, st.to_move, seconds=1e-9, seed=1, more=searcher.node_count > 0)
+        assert searcher.iterations_done - before == 1
