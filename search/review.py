@@ -76,9 +76,10 @@ MARKS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 REPLICATES = 8
 SECOND_SHARE = 1 / 8
 #: The deep look, for a decision the second look would mark: this many searches, each spending
-#: DEEP_SHARE times the first look's budget on each move (18 times the first look in all).
+#: DEEP_SHARE times the first look's budget on each move (48 times the first look in all; at 3,
+#: losses still overstated a 16-times review's: docs/strength.md, "Review marks under ...").
 DEEP_REPLICATES = 3
-DEEP_SHARE = 3
+DEEP_SHARE = 8
 #: A first-look loss from this many points (or a played move on too few visits) is looked at
 #: again; below it, on enough visits, the decision is not marked.
 SECOND_LOOK_FROM = MARKS[-1][0]
@@ -92,7 +93,7 @@ T95 = {1: 6.314, 2: 2.920, 3: 2.353, 4: 2.132, 5: 2.015, 6: 1.943, 7: 1.895, 8: 
 #: A decision whose best move's win share is at most this, or whose played move's is at least
 #: 1 - this, was taken in a decided game: whatever is played, little can be lost there.
 DECIDED = 0.02
-_SEED_SECOND = 2
+_SEED_SECOND, _SEED_DEEP = 2, 3        # the second and the deep look: streams of their own
 
 
 def t95(df: int) -> float:
@@ -313,22 +314,22 @@ def review_decision(state: State, move: Move, iterations: int | None = None, see
     if played["visits"] >= visit_floor(iterations) and first_loss < SECOND_LOOK_FROM:
         return first(played, 0.0) if first_loss <= 0 else first(best, round(first_loss, 2))
 
-    def compared(share: float, count: int) -> list | None:
+    def compared(share: float, count: int, stream: int) -> list | None:
         per_move = max(1, round(iterations * share))
         pairs = second_look(view, (move.action, best["action"]), params, per_move, count,
-                            derive_seed(seed, _SEED_SECOND))
+                            derive_seed(seed, stream))
         if pairs is None and params.get("plain"):  # plain=1 never takes a buy-back: measure
             pairs = second_look(view, (move.action, best["action"]), dict(params, plain=0),
-                                per_move, count, derive_seed(seed, _SEED_SECOND))
+                                per_move, count, derive_seed(seed, stream))
         return pairs
 
-    pairs = compared(SECOND_SHARE, replicates)
+    pairs = compared(SECOND_SHARE, replicates, _SEED_SECOND)
     if pairs is None:
         return first(best, round(max(0.0, first_loss), 2))
     looked = looked_at(pairs, curve, n, move, best["action"], "second", common)
     if looked.mark is None:
         return looked
-    deep = compared(DEEP_SHARE, DEEP_REPLICATES)
+    deep = compared(DEEP_SHARE, DEEP_REPLICATES, _SEED_DEEP)
     return looked if deep is None else looked_at(deep, curve, n, move, best["action"], "deep",
                                                  common)
 

@@ -66,7 +66,7 @@ def run_with_bar(console: Console, work: Callable[[Callable[[int, int], None]], 
               help=f"Budget of each decision's first look (default: the level's, as the hint "
                    f"searches; {DEFAULT_ITERATIONS} at level {DEFAULT_LEVEL}).  A second look "
                    "spends twice that on a decision that seems to lose 5 points or more, a "
-                   "deep look 18 times that on one it would mark.")
+                   "deep look 48 times that on one it would mark.")
 @seed_option(default=0, help="Seed of the searches: the same seed gives the same review.")
 @click.option("--workers", "-w", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions searched at once (one thread each).")
