@@ -128,16 +128,18 @@ def test_a_mark_goes_by_the_lower_end_of_the_second_looks_interval(monkeypatch):
 def test_a_mark_the_second_look_would_give_is_given_by_a_deeper_look(monkeypatch):
     """The second look's marks go to a deep look (DEEP_REPLICATES searches of DEEP_SHARE times
     the first look's budget on each move); its figures are shown and its lower end marks.  A
-    decision the second look does not mark is not looked at again."""
+    decision the second look does not mark is not looked at again.  The deep look's searches
+    draw from a seed stream of their own, not the second look's (which picked the decision)."""
     st = mid_game(3, seed=5, decisions=110)
     best = analyse(st, iterations=300, seed=1, params=level_params(JUDGE_LEVEL), top=1)
     move = next(m for m in st.legal_moves if str(m) != best["moves"][0]["move"])
     monkeypatch.setattr(review, "visit_floor", lambda iterations: 10 ** 9)   # always re-search
-    calls = []
+    calls, seeds = [], []
 
     def looks(second, deep):
         def look(view, actions, params, per_move, replicates, seed):
             calls.append((per_move, replicates))
+            seeds.append(seed)
             return second if replicates == review.REPLICATES else deep
         monkeypatch.setattr(review, "second_look", look)
         calls.clear()
@@ -147,6 +149,7 @@ def test_a_mark_the_second_look_would_give_is_given_by_a_deeper_look(monkeypatch
     d = review_decision(st, move, 300, seed=1)
     assert calls == [(round(300 * review.SECOND_SHARE), review.REPLICATES),
                      (300 * review.DEEP_SHARE, review.DEEP_REPLICATES)]
+    assert seeds[0] != seeds[1]
     assert d.method == "deep" and d.low < d.loss < d.high and d.win_played_raw == 0.3
     assert d.mark == mark_of(d.low) is not None and severity(d.mark) < severity("blunder")
     assert d.visits_played == d.visits_best == 100 * review.DEEP_REPLICATES
