@@ -70,16 +70,16 @@ DEFAULT_ITERATIONS = judge_iterations(DEFAULT_LEVEL)
 #: (points of win share lost, mark), most severe first (Lichess's thresholds).
 MARKS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 #: The second look: this many independent searches of the two moves, each spending
-#: SECOND_SHARE of the first look's budget on each move (twice the first look in all).
-#: 4 replicates each as deep as the first look cost twice the time and confirmed no more
-#: marks on held-out games (docs/strength.md, "Review marks under a deeper look").
+#: SECOND_SHARE of the first look's budget on each move (docs/strength.md, "Review marks ...").
 REPLICATES = 8
 SECOND_SHARE = 1 / 8
 #: The deep look, for a decision the second look would mark: this many searches, each spending
-#: DEEP_SHARE times the first look's budget on each move (48 times the first look in all; at 3,
-#: losses still overstated a 16-times review's: docs/strength.md, "Review marks under ...").
-DEEP_REPLICATES = 3
-DEEP_SHARE = 8
+#: DEEP_SHARE times the first look's budget on each move (64 times the first look in all): its
+#: replicates agree within a point, depth is what moves a loss (docs/strength.md, "Review ...").
+DEEP_REPLICATES = 2
+DEEP_SHARE = 16
+#: What the second and the deep look cost, in first looks (both moves counted).
+LOOK_TIMES = (2 * REPLICATES * SECOND_SHARE, 2 * DEEP_REPLICATES * DEEP_SHARE)
 #: A first-look loss from this many points (or a played move on too few visits) is looked at
 #: again; below it, on enough visits, the decision is not marked.
 SECOND_LOOK_FROM = MARKS[-1][0]

@@ -19,8 +19,8 @@ from cli.output import print_report
 from cli.render.review import review_report
 from cli.review_board import ReviewBoard
 from search.bots import MAX_ITERATIONS
-from search.review import (DEFAULT_ITERATIONS, DEFAULT_LEVEL, GameReview, replay_record,
-                           review_game)
+from search.review import (DEFAULT_ITERATIONS, DEFAULT_LEVEL, LOOK_TIMES, GameReview,
+                           replay_record, review_game)
 
 PLOT_MISSING = ("--png needs matplotlib, which is not installed: pip install 'ekonos[plot]' "
                 "(or pip install matplotlib)")
@@ -65,8 +65,9 @@ def run_with_bar(console: Console, work: Callable[[Callable[[int, int], None]], 
 @click.option("--iterations", "-i", type=click.IntRange(10, MAX_ITERATIONS), default=None,
               help=f"Budget of each decision's first look (default: the level's, as the hint "
                    f"searches; {DEFAULT_ITERATIONS} at level {DEFAULT_LEVEL}).  A second look "
-                   "spends twice that on a decision that seems to lose 5 points or more, a "
-                   "deep look 48 times that on one it would mark.")
+                   f"spends {LOOK_TIMES[0]:g} times that on a decision that seems to lose 5 "
+                   f"points or more, a deep look {LOOK_TIMES[1]:g} times that on one it would "
+                   "mark.")
 @seed_option(default=0, help="Seed of the searches: the same seed gives the same review.")
 @click.option("--workers", "-w", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Decisions searched at once (one thread each).")
