@@ -114,8 +114,8 @@ class ReviewBoard:
         else:
             rows.append("\nBetter  ", style="bold")
             rows.append(f"{best}  {d.win_best:.0%}", style="green")
-            if d.loss >= 0.05:
-                rows.append(f"  {d.loss:.1f}{how_sure(d)} points lost")
+            rows.append(f"  {d.loss:.1f}{how_sure(d)} points lost" if d.loss >= 0.05 else
+                        "  under 0.1 points lost")
             if d.mark:
                 rows.append(f"  {MARK_SIGN[d.mark]} {d.mark}", style=MARK_STYLE[d.mark])
         out: list[RenderableType] = [rows]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 import pytest
@@ -59,6 +60,18 @@ def test_every_decision_fits_the_screen(width, height):
         d = b.steps[k].review
         joined = "\n".join(lines)
         assert f"decision #{d.ply}" in joined and "Played" in joined
+        if d.best != d.played:             # a better move always says what it was worth
+            assert "points lost" in " ".join(joined.split()), joined
+
+
+def test_a_better_move_worth_under_a_tenth_of_a_point_says_so():
+    """Shares are shown to the percent: a better move within 0.05 points reads as much as the
+    move played, so the board says how little was lost rather than nothing."""
+    b = board(80, 24)
+    k = next(i for i, s in enumerate(b.steps) if s.review.best != s.review.played)
+    b.steps[k] = replace(b.steps[k], review=replace(b.steps[k].review, loss=0.02, mark=None))
+    b.go(k)
+    assert "under 0.1 points lost" in " ".join("\n".join(text(b, 80, 24)).split())
 
 
 def test_the_move_shown_is_on_the_map_and_b_swaps_it_for_the_better_one():
