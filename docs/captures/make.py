@@ -8,9 +8,11 @@ round 2 of a 4-player game at level 1, seed 7, you at seat 1) and `play-WxH-hint
 same prompt after `hint`), `play-80x24-6p.txt` (the same in a 6-player game) and
 `play-80x24-threat.txt` (the first such prompt with a forced expansion coming), and
 `review-board-80x24.txt` / `review-board-120x40.txt`: the review board of a finished 3-player
-game (level 1, seed 7, you at seat 1) at your first marked decision, the better move on the
-map at 120×40, with its line.  Your decisions are drawn at random (seeded), so the captures
-are the same every run.
+game (level 1, the first seed from 7 whose review marks one of your decisions, you at seat 1,
+your decisions taken by a level-1 AI) at your first marked decision, the better move on the
+map at 120×40, with its line.  Your decisions are drawn at random (seeded) in the play
+captures and taken by a seeded level-1 AI in the review's, so the captures are the same every
+run.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from cli.commands.play import TerminalGame  # noqa: E402
 from cli.grammar import every_decision  # noqa: E402
 from cli.review_board import ReviewBoard  # noqa: E402
 from cli.session import GameSession  # noqa: E402
+from ekonos.moves import Move  # noqa: E402
 from ekonos.rules import Step  # noqa: E402
 from ekonos.threats import expansion_threats  # noqa: E402
 
@@ -66,17 +69,31 @@ def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = Fa
     return shots[0]
 
 
-def review_board(sizes: list[tuple[int, int]], seed: int = 7) -> list[str]:
-    """The review board of a whole 3-player game at each size: at the first marked decision of
-    the person (the better move on the map and its line from 120 columns on)."""
-    rng = random.Random(seed)
+def reviewed_game(seed: int) -> tuple[GameSession, object]:
+    """A whole 3-player game of level-1 AIs, the person's decisions taken by another level-1
+    AI (a weak player: one who plays at random is rarely marked, docs/strength.md, "What the
+    judge cannot see"), and its review."""
     s = GameSession.new(ai=2, level=1, seed=seed, name="Ada", seat=1)
+    person = GameSession.new(ai=2, level=1, seed=seed + 100).bots[1]
     while not s.state.is_over():
         if s.human_to_move():
-            s.decide(rng.choice(list(s.state.legal_moves)))
+            s.decide(Move.from_action(person.choose(s.state.view(s.human),
+                                                    seed=len(s.decisions))))
         else:
             s.play_ai()
-    review = s.review()
+    return s, s.review()
+
+
+def review_board(sizes: list[tuple[int, int]], seed: int = 7) -> list[str]:
+    """The review board of a whole 3-player game at each size: at the first marked decision of
+    the person (the better move on the map and its line from 120 columns on), in the game of the
+    first seed from `seed` whose review marks one of the person's decisions."""
+    for seed in range(seed, seed + 20):
+        s, review = reviewed_game(seed)
+        if any(d.mark for d in review.of(s.human)[1:]):     # the board opens on the first
+            break
+    else:
+        raise SystemExit("no game of 20 seeds with a marked decision of the person")
     moves = [d.move for d in s.decisions]
     shots = []
     for width, height in sizes:
