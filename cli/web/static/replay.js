@@ -71,7 +71,7 @@ function moveWords(p) {
     return line;
   }
   line.append("You played ", played, ` (${pctOf(d.win_played)}); better: `, said(p.best, d.best, "rb-best"),
-              ` (${pctOf(d.win_best)}): ${d.loss.toFixed(1)} points of win share lost`);
+              ` (${pctOf(d.win_best)}): ${d.loss >= 0.05 ? d.loss.toFixed(1) : "under 0.1"} points of win share lost`);
   if (d.mark) {
     const chip = el("span", { class: `chip ${d.mark}` }, `${R.review.signs[d.mark]} ${d.mark}`);
     line.append(" ", chip);
