@@ -8,11 +8,10 @@ round 2 of a 4-player game at level 1, seed 7, you at seat 1) and `play-WxH-hint
 same prompt after `hint`), `play-80x24-6p.txt` (the same in a 6-player game) and
 `play-80x24-threat.txt` (the first such prompt with a forced expansion coming), and
 `review-board-80x24.txt` / `review-board-120x40.txt`: the review board of a finished 3-player
-game (level 1, the first seed from 7 whose review marks one of your decisions, you at seat 1,
-your decisions taken by a level-1 AI) at your first marked decision, the better move on the
-map at 120×40, with its line.  Your decisions are drawn at random (seeded) in the play
-captures and taken by a seeded level-1 AI in the review's, so the captures are the same every
-run.
+game (level 1, the first seed from 7 whose review marks one of your decisions, you at seat 1)
+at your first marked decision, the better move on the map at 120×40, with its line.  Your
+decisions are drawn at random (seeded) in the play captures and taken by a seeded level-1 AI
+in the review's, so the captures are the same every run.
 """
 from __future__ import annotations
 
@@ -32,6 +31,7 @@ from cli.session import GameSession  # noqa: E402
 from ekonos.moves import Move  # noqa: E402
 from ekonos.rules import Step  # noqa: E402
 from ekonos.threats import expansion_threats  # noqa: E402
+from search.review import GameReview  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -69,7 +69,7 @@ def capture(width: int, height: int, ai: int = 3, seed: int = 7, hint: bool = Fa
     return shots[0]
 
 
-def reviewed_game(seed: int) -> tuple[GameSession, object]:
+def reviewed_game(seed: int) -> tuple[GameSession, GameReview]:
     """A whole 3-player game of level-1 AIs, the person's decisions taken by another level-1
     AI (a weak player: one who plays at random is rarely marked, docs/strength.md, "What the
     judge cannot see"), and its review."""
