@@ -315,12 +315,11 @@ def review_decision(state: State, move: Move, iterations: int | None = None, see
         return first(played, 0.0) if first_loss <= 0 else first(best, round(first_loss, 2))
 
     def compared(share: float, count: int, stream: int) -> list | None:
-        per_move = max(1, round(iterations * share))
-        pairs = second_look(view, (move.action, best["action"]), params, per_move, count,
-                            derive_seed(seed, stream))
+        actions, per_move = (move.action, best["action"]), max(1, round(iterations * share))
+        from_seed = derive_seed(seed, stream)
+        pairs = second_look(view, actions, params, per_move, count, from_seed)
         if pairs is None and params.get("plain"):  # plain=1 never takes a buy-back: measure
-            pairs = second_look(view, (move.action, best["action"]), dict(params, plain=0),
-                                per_move, count, derive_seed(seed, stream))
+            pairs = second_look(view, actions, dict(params, plain=0), per_move, count, from_seed)
         return pairs
 
     pairs = compared(SECOND_SHARE, replicates, _SEED_SECOND)
