@@ -13,6 +13,7 @@ its hash, with its data manifest and those figures; `check` says how a model rea
 from __future__ import annotations
 
 import hashlib
+import json
 import shlex
 import zipfile
 from collections.abc import Callable
@@ -22,7 +23,7 @@ import numpy as np
 
 from ekonos.files import FileError, read_bounded
 from search.bots import derive_seed
-from search.evaluation import read
+from search.evaluation import MAX_MODEL_BYTES, model_name, model_path, read
 from search.learn.fit import Samples, diagnose, fit, held_out, how_made, log_loss
 from search.learn.model_file import data_entry, model_text, write_model
 from search.learn.selfplay import MANIFEST, play_and_sample, read_manifest, replay_round_starts
@@ -86,28 +87,68 @@ def held_out_metrics(s: Samples, ridge: float, players: tuple[int, ...]) -> dict
     return {"held_out": out, "share": 0.1}
 
 
-def fit_command(data: list[Path], ridge: float, players: tuple[int, ...], out: Path) -> str:
+def fit_command(data: list[Path], ridge: float, players: tuple[int, ...], out: Path,
+                keep: str = "") -> str:
     """The command that fits a model on `data` (recorded in the model file)."""
     opts = "" if ridge == 1.0 else f" --ridge {ridge:g}"
     opts += "" if tuple(sorted(players)) == ALL_PLAYERS else \
         "".join(f" -p {n}" for n in sorted(players))
+    opts += f" --keep {shlex.quote(keep)}" if keep else ""
     return ("ekonos learn fit " + " ".join(shlex.quote(Path(d).name) for d in data) + opts
             + f" -o {shlex.quote(str(out))}")
 
 
 def fit_files(data: list[Path], out: Path, ridge: float = 1.0,
-              players: tuple[int, ...] = ()) -> tuple[str, Path, dict]:
+              players: tuple[int, ...] = (), keep: str = "") -> tuple[str, Path, dict]:
     """Fit a model on the samples of `data` and write it (into folder `out`, named by its hash,
-    or at the path `out`).  Returns its name, its file and its held-out metrics."""
+    or at the path `out`).  With `keep` (a shipped model's name or a model file), the player
+    counts not in `players` are that model's, unchanged.  Returns its name, its file and its
+    held-out metrics."""
     players = tuple(players) or ALL_PLAYERS
+    if keep and set(players) >= set(ALL_PLAYERS):
+        raise ValueError("--keep takes the player counts not fitted from a model: name the "
+                         "counts to fit with -p")
+    base = kept_model(keep) if keep else None      # a bad model: said before any fitting
     s = load_samples(data)
     metrics = held_out_metrics(s, ridge, players)
     model = fit(s, ridge, players)
     manifest = [folder_entry(Path(d)) if Path(d).is_dir()
                 else data_entry(Path(d), how_made(Path(d))) for d in data]
-    text = model_text(model, fit_command(data, ridge, players, out), manifest, metrics)
+    if base is not None:
+        model, metrics, manifest = keep_counts(base, model, metrics, manifest, players)
+    text = model_text(model, fit_command(data, ridge, players, out, keep), manifest, metrics)
     name, path = write_model(text, out)
     return name, path, metrics
+
+
+def kept_model(keep: str) -> dict:
+    """The model file `keep` names (checked as the search checks it), as a dict with its name."""
+    path = model_path(keep)
+    theta, beta = read(path)                       # ModelError: not a model this build reads
+    data = json.loads(read_bounded(path, MAX_MODEL_BYTES, "model file").decode("utf-8"))
+    return {"name": model_name(path), "theta": theta, "beta": beta,
+            "samples": data.get("samples", {}), "metrics": data.get("metrics", {}),
+            "command": data.get("command", "")}
+
+
+def keep_counts(base: dict, model: dict, metrics: dict, manifest: list[dict],
+                players: tuple[int, ...]) -> tuple[dict, dict, list[dict]]:
+    """`model` with the cells of the player counts not in `players` taken from `base`, their
+    sample counts and held-out figures with them; the manifest names `base` and what it kept."""
+    kept = [n for n in ALL_PLAYERS if n not in players]
+    theta, beta = list(model["theta"]), list(model["beta"])
+    for n in kept:
+        theta[n], beta[n] = base["theta"][n], base["beta"][n]
+    def count(cell: str) -> int:
+        return int(cell.split("p")[0])
+    cells = {**{c: v for c, v in base["samples"].items() if count(c) in kept},
+             **model["samples"]}
+    samples = dict(sorted(cells.items(), key=lambda c: (count(c[0]), c[0])))
+    held = {**{k: v for k, v in base["metrics"].get("held_out", {}).items()
+               if int(k) in kept}, **metrics["held_out"]}
+    metrics = {**metrics, "held_out": dict(sorted(held.items()))}
+    entry = {"model": base["name"], "players": kept, "command": base["command"]}
+    return ({"theta": theta, "beta": beta, "samples": samples}, metrics, [entry, *manifest])
 
 
 def folder_entry(folder: Path) -> dict:

@@ -62,3 +62,48 @@ def test_a_game_whose_moves_do_not_fit_its_deal_is_refused(folders, tmp_path):
     (copy / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(DatasetError, match="does not replay"):
         replay_round_starts([copy])
+
+
+def test_fit_keep_refits_some_counts_and_takes_the_others_unchanged(folders, tmp_path):
+    """`--keep MODEL -p 5`: the 5-player cells fitted on the data, every other count's cells,
+    sample counts and held-out figures the kept model's, byte for byte; the manifest says so."""
+    from search import evaluation
+    r = CliRunner().invoke(main, ["learn", "fit", *map(str, folders), "-p", "5",
+                                  "--keep", evaluation.SHIPPED, "-o", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / f"{r.stdout.strip()}.json").read_text())
+    shipped = json.loads(evaluation.MODEL_PATH.read_text())
+    alone = CliRunner().invoke(main, ["learn", "fit", str(folders[1]), "-p", "5",
+                                      "-o", str(tmp_path / "alone.json")])
+    assert alone.exit_code == 0, alone.output
+    fitted = json.loads((tmp_path / "alone.json").read_text())
+    for n in range(7):
+        source = fitted if n == 5 else shipped
+        assert doc["theta"][n] == source["theta"][n] and doc["beta"][n] == source["beta"][n], n
+    assert doc["theta"][5] != shipped["theta"][5]
+    assert doc["samples"] == {**{c: v for c, v in shipped["samples"].items()
+                                 if not c.startswith("5p")}, **fitted["samples"]}
+    assert list(doc["samples"]) == sorted(doc["samples"], key=lambda c: (int(c[0]), c))
+    held = doc["metrics"]["held_out"]
+    assert held["5"] == fitted["metrics"]["held_out"]["5"]
+    assert {k: held[k] for k in "2346"} == {k: shipped["metrics"]["held_out"][k] for k in "2346"}
+    assert doc["data"][0] == {"model": evaluation.SHIPPED, "players": [2, 3, 4, 6],
+                              "command": shipped["command"]}
+    assert [d["folder"] for d in doc["data"][1:]] == ["p2", "p5"]
+    assert doc["command"].endswith(f"-p 5 --keep {evaluation.SHIPPED} -o {tmp_path}")
+    assert evaluation.read(tmp_path / f"{r.stdout.strip()}.json")      # a model the search reads
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--keep", "eval-000000000000", "-p", "5"], "no shipped model is named eval-000000000000"),
+    (["--keep", "eval-5ec0e708e0a8"], "name the counts to fit with -p"),
+    (["--keep", "NOTES", "-p", "5"], "is not a model file"),
+])
+def test_fit_keep_refuses_what_it_cannot_keep(folders, tmp_path, args, words):
+    notes, out = tmp_path / "notes.json", tmp_path / "out"
+    notes.write_text('{"a": 1}')
+    out.mkdir()
+    args = [str(notes) if a == "NOTES" else a for a in args]
+    r = CliRunner().invoke(main, ["learn", "fit", str(folders[1]), *args, "-o", str(out)])
+    assert r.exit_code == 2 and words in r.stderr, r.output
+    assert list(out.iterdir()) == []                                   # nothing written
