@@ -110,8 +110,8 @@ def arena(players: int, bots: tuple[str, ...], games: int | None, seed: int, wor
     """Play bots against each other with seats rotated and fixed seeds.
 
     Games come in blocks of PLAYERS sharing one deal, every bot in every seat, so use a
-    multiple of PLAYERS games.  For each bot: games, win share (ties split), its 95% Wilson
-    interval, mean score, mean rank and think time per decision (median and 95th percentile
+    multiple of PLAYERS games.  For each bot: games, win share (ties split), its 95% interval
+    (Wilson's, counting blocks as the independent units), mean score, mean rank and think time per decision (median and 95th percentile
     over all its decisions in the run); then the first bot's Elo against each other bot (95%
     interval; in games of 3 or more every pair of seats is one result, as Board Game Arena
     counts) and a Plackett-Luce rating of the finishing orders.  The same command prints the

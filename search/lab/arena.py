@@ -10,7 +10,9 @@ An entrant is a bot spec, or ``SPEC@N`` (N a positive integer): the same bot as 
 its own, its seeds offset by N, so a bot can meet itself (``--bot level2 --bot level2@1``).
 
 Win share counts a game won alone as 1 and a shared win among k as 1/k (R20).  The 95% interval
-is Wilson's score interval on the win share over the games a bot played.  Ratings (see
+is Wilson's score interval at the effective number of games (`clustered_interval`): the games of
+one block share a deal, and the seats one bot holds in a game share one result (two seats of one
+bot cannot both win alone), so its seat-games are not independent trials; the blocks are.  Ratings (see
 search.lab.ratings): the Elo of the first entrant against each other one from their pairwise
 results (Board Game Arena scoring; the interval over blocks, the independent units), and a
 Plackett-Luce rating of every entrant from the finishing orders (optional extra ``ratings``).
@@ -47,8 +49,9 @@ SPRT_GAMES = 20000
 _LABEL = re.compile(r"(.*\S)\s*@\s*([0-9]{1,9})")
 
 
-def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion p observed over n trials."""
+def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion p observed over n trials (n may be an effective
+    number, not a whole one)."""
     if n == 0:
         return (0.0, 1.0)
     denom = 1 + z * z / n
@@ -56,6 +59,25 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     # clamp: rounding must never put the observed share outside its own interval
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+def clustered_interval(wins: list[float], counts: list[int], z: float = Z95
+                       ) -> tuple[float, float]:
+    """95% interval of the share sum(wins) / sum(counts) from clusters of trials (a bot's wins and
+    seat-games per block): Wilson's interval at the effective number of trials, p(1 - p) over
+    the ratio estimator's cluster-robust variance (a design effect, as in survey sampling).
+    Negatively correlated trials in a cluster (seats of one game) make it narrower than Wilson's
+    over every trial, positively correlated ones wider.  Fewer than two clusters, or no spread
+    between them: Wilson's over every trial."""
+    n = sum(counts)
+    if n == 0:
+        return (0.0, 1.0)
+    p = sum(wins) / n
+    units = len(counts)
+    var = (units / (units - 1) * math.fsum((w - p * c) ** 2 for w, c in zip(wins, counts))
+           / (n * n)) if units > 1 else 0.0
+    effective = p * (1 - p) / var if var > 0 else n
+    return wilson(p, effective, z)
 
 
 def seating(entrants: int, players: int, game: int) -> list[int]:
@@ -182,10 +204,12 @@ class BotResult:
     score_sum: float = 0.0
     rank_sum: float = 0.0
     times: list[float] = field(default_factory=list)
+    blocks: dict[int, list[float]] = field(default_factory=dict)   # block -> [wins, seat-games]
 
     def as_dict(self) -> dict:
         share = self.wins / self.games if self.games else 0.0
-        low, high = wilson(share, self.games)
+        low, high = clustered_interval([b[0] for b in self.blocks.values()],
+                                       [b[1] for b in self.blocks.values()])
         return {"bot": self.spec, "games": self.games, "win_share": share,
                 "ci95": [low, high], "mean_score": self.score_sum / max(self.games, 1),
                 "mean_rank": self.rank_sum / max(self.games, 1),
@@ -212,19 +236,24 @@ def ratings(games: list[dict], entrants: list[str], players: int) -> dict:
 
 
 def summarize(games: list[dict], entrants: list[str], players: int) -> dict:
-    """Per label: games, win share and interval, mean score, mean rank, and think time per
-    decision (``think``: decisions, median, p95 and mean in seconds, see `think_stats`), pooled
-    over every decision of the label in `games`, not averaged over games; then the ratings.
+    """Per label: games, win share and its interval (`clustered_interval`, blocks the clusters),
+    mean score, mean rank, and think time per decision (``think``: decisions, median, p95 and
+    mean in seconds, see `think_stats`), pooled over every decision of the label in `games`, not
+    averaged over games; then the ratings.
 
     A decision is one call of `choose` (steps with a single legal move are played by `State.push`
     and never reach a bot).  A seat record without ``think_times`` (one made before they were
     kept) counts for everything but the think time."""
     results = {spec: BotResult(spec) for spec in entrants}
-    for o in games:
+    for i, o in enumerate(games):
+        block = o.get("game", i) // players
         for r in o["results"]:
             br = results[entrants[r["entrant"]]]
             br.games += 1
             br.wins += r["win"]
+            tally = br.blocks.setdefault(block, [0.0, 0])
+            tally[0] += r["win"]
+            tally[1] += 1
             br.score_sum += r["score"]
             br.rank_sum += r["rank"]
             br.times.extend(r.get("think_times", ()))
