@@ -122,13 +122,26 @@ def fit_files(data: list[Path], out: Path, ridge: float = 1.0,
 
 
 def kept_model(keep: str) -> dict:
-    """The model file `keep` names (checked as the search checks it), as a dict with its name."""
+    """The model file `keep` names (checked as the search checks it), as a dict with its name;
+    its sample counts and held-out figures only where they read as `ekonos learn fit` writes
+    them (they describe the weights, which `read` checked)."""
     path = model_path(keep)
     theta, beta = read(path)                       # ModelError: not a model this build reads
     data = json.loads(read_bounded(path, MAX_MODEL_BYTES, "model file").decode("utf-8"))
+    samples, metrics = data.get("samples"), data.get("metrics")
+    held = metrics.get("held_out") if isinstance(metrics, dict) else None
     return {"name": model_name(path), "theta": theta, "beta": beta,
-            "samples": data.get("samples", {}), "metrics": data.get("metrics", {}),
-            "command": data.get("command", "")}
+            "samples": {c: v for c, v in samples.items() if _players_of_cell(c)}
+            if isinstance(samples, dict) else {},
+            "held_out": {k: v for k, v in held.items() if k.isdigit()}
+            if isinstance(held, dict) else {},
+            "command": data["command"] if isinstance(data.get("command"), str) else ""}
+
+
+def _players_of_cell(cell: str) -> int:
+    """2 for a cell named "2p r3" (`fit`'s `samples`), 0 for any other text."""
+    head, p, _ = cell.partition("p")
+    return int(head) if p and head.isdigit() else 0
 
 
 def keep_counts(base: dict, model: dict, metrics: dict, manifest: list[dict],
@@ -139,13 +152,11 @@ def keep_counts(base: dict, model: dict, metrics: dict, manifest: list[dict],
     theta, beta = list(model["theta"]), list(model["beta"])
     for n in kept:
         theta[n], beta[n] = base["theta"][n], base["beta"][n]
-    def count(cell: str) -> int:
-        return int(cell.split("p")[0])
-    cells = {**{c: v for c, v in base["samples"].items() if count(c) in kept},
+    cells = {**{c: v for c, v in base["samples"].items() if _players_of_cell(c) in kept},
              **model["samples"]}
-    samples = dict(sorted(cells.items(), key=lambda c: (count(c[0]), c[0])))
-    held = {**{k: v for k, v in base["metrics"].get("held_out", {}).items()
-               if int(k) in kept}, **metrics["held_out"]}
+    samples = dict(sorted(cells.items(), key=lambda c: (_players_of_cell(c[0]), c[0])))
+    held = {**{k: v for k, v in base["held_out"].items() if int(k) in kept},
+            **metrics["held_out"]}
     metrics = {**metrics, "held_out": dict(sorted(held.items()))}
     entry = {"model": base["name"], "players": kept, "command": base["command"]}
     return ({"theta": theta, "beta": beta, "samples": samples}, metrics, [entry, *manifest])

@@ -107,3 +107,21 @@ def test_fit_keep_refuses_what_it_cannot_keep(folders, tmp_path, args, words):
     r = CliRunner().invoke(main, ["learn", "fit", str(folders[1]), *args, "-o", str(out)])
     assert r.exit_code == 2 and words in r.stderr, r.output
     assert list(out.iterdir()) == []                                   # nothing written
+
+
+def test_fit_keep_takes_the_weights_of_a_model_whose_description_is_odd(folders, tmp_path):
+    """A kept model's sample counts and held-out figures only describe it: where they are not
+    what `learn fit` writes, the weights are kept all the same and the rest left out."""
+    from search import evaluation
+    odd = json.loads(evaluation.MODEL_PATH.read_text())
+    odd.update(samples=[1, 2], metrics={"held_out": {"x": 1}}, command=None)
+    (tmp_path / "odd.json").write_text(json.dumps(odd))
+    out = tmp_path / "out"
+    out.mkdir()
+    r = CliRunner().invoke(main, ["learn", "fit", str(folders[1]), "-p", "5", "--keep",
+                                  str(tmp_path / "odd.json"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((out / f"{r.stdout.strip()}.json").read_text())
+    assert doc["theta"][2] == odd["theta"][2] and doc["beta"][6] == odd["beta"][6]
+    assert set(doc["samples"]) == {"5p r1", "5p r2"} and set(doc["metrics"]["held_out"]) == {"5"}
+    assert doc["data"][0]["command"] == ""
