@@ -11,7 +11,7 @@ from search.lab.arena import clustered_interval, summarize, wilson
 def six_player_games(blocks: int, exclusive: bool, seed: int = 5) -> list[dict]:
     """Blocks of 6 games, bots a and b in alternate seats (3 seats each).  `exclusive`: each
     game has one winner, so a's three seats share one result per game; otherwise every
-    seat-game is a coin flip of its own (a won, but nothing ties it to the other seats)."""
+    seat-game is a coin flip of its own, won with probability 1/6."""
     rng = random.Random(seed)
     games = []
     for g in range(6 * blocks):
@@ -31,10 +31,13 @@ def test_one_trial_a_cluster_is_wilson():
     assert low == pytest.approx(w_low, abs=0.003) and high == pytest.approx(w_high, abs=0.003)
 
 
+def width(interval: tuple[float, float]) -> float:
+    return interval[1] - interval[0]
+
+
 def test_seats_that_share_a_game_narrow_the_interval_and_shared_fates_widen_it():
     # three seats of one bot, one win between them in half the games (a share of 1/6): the
     # seat-games are negatively correlated, so their mean varies less than 540 coin flips'
-    width = lambda low_high: low_high[1] - low_high[0]            # noqa: E731
     flips = width(wilson(1 / 6, 540))
     one_seat_wins = clustered_interval([1.0] * 90 + [0.0] * 90, [3] * 180)
     assert width(one_seat_wins) < 0.85 * flips
@@ -54,11 +57,9 @@ def test_the_arena_reports_the_interval_over_blocks():
     for bot in (exclusive, independent):
         low, high = bot["ci95"]
         assert low <= bot["win_share"] <= high
-    naive = wilson(exclusive["win_share"], 720)
-    assert exclusive["ci95"][1] - exclusive["ci95"][0] < 0.8 * (naive[1] - naive[0])
-    naive = wilson(independent["win_share"], 720)
-    width = independent["ci95"][1] - independent["ci95"][0]
-    assert 0.8 * (naive[1] - naive[0]) < width < 1.25 * (naive[1] - naive[0])
+    assert width(exclusive["ci95"]) < 0.8 * width(wilson(exclusive["win_share"], 720))
+    naive = width(wilson(independent["win_share"], 720))
+    assert 0.8 * naive < width(independent["ci95"]) < 1.25 * naive
 
 
 def test_a_real_run_gives_an_interval_around_its_share():
