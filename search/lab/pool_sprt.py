@@ -96,14 +96,28 @@ def pool(runs: list[dict], given: dict[str, str] | None = None) -> list[Step]:
 
 
 def parse_given(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """`LABEL=SPEC` texts as a label -> spec dict (ValueError naming a malformed one)."""
+    """`LABEL=SPEC` texts as a label -> spec dict (ValueError naming a malformed one).  A label
+    may itself be a spec with parameters (`ismcts:iterations=25000,model=a.json`): the text is
+    split at the first '=' after which a bot spec follows, else at the first '='."""
     given = {}
     for item in items:
-        label, eq, text = item.partition("=")
-        if not eq or not label.strip() or not text.strip():
+        cuts = [i for i, ch in enumerate(item) if ch == "="]
+        at = next((i for i in cuts if item[:i].strip() and _names_a_bot(item[i + 1:])),
+                  cuts[0] if cuts else -1)
+        label, text = item[:at].strip(), item[at + 1:].strip()
+        if at < 0 or not label or not text:
             raise ValueError(f"--spec {item!r}: give LABEL=SPEC")
-        given[label.strip()] = text.strip()
+        given[label] = text
     return given
+
+
+def _names_a_bot(text: str) -> bool:
+    """Does `text` read as a bot spec (`resolved` takes it)?"""
+    try:
+        resolved(text.strip())
+    except EkonosError:
+        return False
+    return True
 
 
 def report(names: list[str], runs: list[dict], given: dict[str, str] | None = None) -> list[str]:

@@ -99,3 +99,19 @@ def test_the_spec_option_is_checked(tmp_path):
     a.write_text(json.dumps(run(SHARD_A)))
     out = CliRunner().invoke(main, [*CMD, str(a), "--spec", "level5"])
     assert out.exit_code == 2 and "give LABEL=SPEC" in out.output
+
+
+def test_a_label_that_is_itself_a_spec_can_be_named(tmp_path):
+    """`--spec LABEL=SPEC` where LABEL is a spec with parameters (it holds '=' itself): the text
+    is split where a bot spec begins, and the two runs pool as one test."""
+    old, new = (f"ismcts:iterations=100,c={c},horizon=1,plain=1,root=halving" for c in (0.5, 0.6))
+    assert pool_sprt.parse_given([f"{old}={new}"]) == {old: new}
+    assert pool_sprt.parse_given([f"level5={LEVEL5}"]) == {"level5": LEVEL5}
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(run(SHARD_A, test=old)))
+    b.write_text(json.dumps(run(SHARD_B, test=new)))
+    out = CliRunner().invoke(main, [*CMD, str(a), str(b)])
+    assert out.exit_code == 2 and "is not the same test" in out.output
+    out = CliRunner().invoke(main, [*CMD, str(a), str(b), "--spec", f"{old}={new}"])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-1].startswith(f"{b}: 44 games")

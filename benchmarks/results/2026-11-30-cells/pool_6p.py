@@ -5,7 +5,9 @@ only its 6-player cell (`eval-0678b3d9c83c`, `ekonos learn fit … -p 6 --keep
 eval-5ec0e708e0a8`).  A 6-player game reads only the 6-player cell (search/_eval.pxd indexes
 theta and beta by the game's player count), and the two files' 6-player cells are equal, so
 they are one bot there; the check below says so, and `pool` is told that run 1's label names
-run 2's spec (`ekonos lab pool-sprt --spec` cannot: both labels contain '=').
+run 2's spec.  The same pooled test from the command line:
+
+    ekonos lab pool-sprt RUN1 RUN2 --spec "ismcts:…,model=…/eval-05a597b4bba6.json=ismcts:…,model=…/eval-0678b3d9c83c.json"
 
     .venv/bin/python benchmarks/results/2026-11-30-cells/pool_6p.py
 """
