@@ -167,10 +167,6 @@ class ISMCTSBot(Bot):
         time: float | None = param(None, lo=0, lo_open=True, hi=MAX_SECONDS,
                                    help="think this many seconds instead (not reproducible)")
         c: float = param(0.3, lo=0, hi=100, shown=always, help="UCB exploration constant")
-        clast: float | None = param(None, lo=0, hi=100,
-                                    help="the UCB constant in the game's last round, where "
-                                         "playouts run to the end and score outcomes, not the "
-                                         "evaluation (not given: c)")
         workers: int = param(1, lo=1, hi=MAX_WORKERS,
                              help="threads, one tree each, merged (at most one per iteration)")
         horizon: int = param(1, lo=0, hi=EVAL_MAX_ROUNDS, shown=always,
@@ -254,13 +250,11 @@ class ISMCTSBot(Bot):
             out["model"] = cls.FORMER_MODEL
         return out
 
-    def searcher(self, view: State | None = None) -> Searcher:
+    def searcher(self) -> Searcher:
         """A fresh search tree with this bot's parameters (one per thread), its size bounded
-        by the memory available to the bot's workers (`memory.node_limit`); `view` is the
-        position it will search (its round picks `clast` over `c`)."""
+        by the memory available to the bot's workers (`memory.node_limit`)."""
         p = self.params
-        last = view is not None and p.clast is not None and view.round == view.rounds
-        s = Searcher(c=p.clast if last else p.c)
+        s = Searcher(c=p.c)
         s.node_limit = memory.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
@@ -283,7 +277,7 @@ class ISMCTSBot(Bot):
         iterations, seconds = p.iterations, p.time
         w = p.workers if seconds is not None else min(p.workers, iterations)
         budgets = [iterations // w + (1 if i < iterations % w else 0) for i in range(w)]
-        searchers = [self.searcher(view) for _ in range(w)]
+        searchers = [self.searcher() for _ in range(w)]
         jobs = [dict(iterations=budgets[i] if seconds is None else 0, seconds=seconds or 0.0,
                      seed=derive_seed(seed, i)) for i in range(w)]
         t0 = _time.perf_counter()
@@ -323,8 +317,8 @@ class CheatBot(ISMCTSBot):
     name = "cheat"
     sees_all = True
 
-    def searcher(self, view: State | None = None) -> Searcher:
-        s = super().searcher(view)
+    def searcher(self) -> Searcher:
+        s = super().searcher()
         s.see_all = True
         return s
 
