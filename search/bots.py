@@ -25,7 +25,7 @@ from ekonos.errors import EkonosError
 from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
 from search import evaluation, memory, roots
 from search._flat import flat_search
-from search._ismcts import EVAL_MAX_BETA, EVAL_MAX_ROUNDS, Searcher
+from search._ismcts import EVAL_MAX_ROUNDS, Searcher
 from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, RETIRED,
                              Bot, BotParams, SpecError, always, define_level, define_named,
@@ -183,11 +183,6 @@ class ISMCTSBot(Bot):
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
                            values="a model's name (eval-...) or file (not given: the shipped one)")
-        sharp: float = param(1.0, lo=0, lo_open=True, hi=10,
-                             help="with the linear model: its sharpness (beta, fitted to "
-                                  "predict who wins) times this, for play; below 1 the search "
-                                  "weighs a lead's size more evenly (a win share saturates "
-                                  "later)")
         net: str = param("", help="a value network (a shipped name or a file of `ekonos learn "
                                   "train`) scores where a playout stops, instead of the linear "
                                   "model",
@@ -202,15 +197,9 @@ class ISMCTSBot(Bot):
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
             if self.model:
                 try:
-                    _, beta = evaluation.model(self.model)
+                    evaluation.model(self.model)
                 except (OSError, ValueError) as e:
                     raise SpecError(f"model: {e}") from None
-                if max(max(row) for row in beta) * self.sharp > EVAL_MAX_BETA:
-                    raise SpecError(f"sharp={self.sharp:g}: the model's sharpness times it "
-                                    f"passes {EVAL_MAX_BETA}, the most a search can read")
-            if self.sharp != 1 and (self.net or not self.horizon):
-                raise SpecError("sharp= scales the linear model's sharpness: it needs a horizon "
-                                "and no net")
             if self.net:
                 from search import network
                 try:
@@ -274,8 +263,7 @@ class ISMCTSBot(Bot):
             s.net = network.load_net(p.net)
             s.rollout = p.rollout
         elif p.horizon:
-            theta, beta = evaluation.model(p.model)
-            s.set_model(theta, [[b * p.sharp for b in row] for row in beta])
+            s.set_model(*evaluation.model(p.model))
         return roots.tracked(s)
 
     def analyse(self, view: State, seed: int | None = None, line_length: int = 8) -> Analysis:

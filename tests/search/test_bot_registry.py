@@ -25,10 +25,6 @@ TEXT_VALUES = {"model": str(evaluation.MODEL_PATH), "net": str(small_net_file())
 #: A parameter that only means something beside another (refused alone): set that one too.
 NEEDS = {"rollout": ("net",)}
 
-#: A parameter refused beside another (`sharp` scales the linear model, which a net replaces):
-#: where every field changes together, it keeps its default.
-EXCLUDES = {"sharp": "net"}
-
 
 def other_value(params: BotParams, f: dataclasses.Field):
     """A valid value of field `f` that differs from its default, from the field's own metadata."""
@@ -57,9 +53,6 @@ def variants(cls: type[Bot]) -> list[BotParams]:
         needs = {k: TEXT_VALUES[k] for k in NEEDS.get(f.name, ())}
         out.append(dataclasses.replace(base, **{f.name: changed[f.name]}, **needs))
     if changed:
-        for name, other in EXCLUDES.items():
-            if name in changed and other in changed:
-                del changed[name]
         out.append(cls.Params(**changed))
     return out
 
