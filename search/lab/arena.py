@@ -13,9 +13,10 @@ Win share counts a game won alone as 1 and a shared win among k as 1/k (R20).  T
 is Wilson's score interval at the effective number of games (`clustered_interval`): the games of
 one block share a deal, and the seats one bot holds in a game share one result (two seats of one
 bot cannot both win alone), so its seat-games are not independent trials; the blocks are.
-Ratings (see search.lab.ratings): the Elo of the first entrant against each other one from their pairwise
-results (Board Game Arena scoring; the interval over blocks, the independent units), and a
-Plackett-Luce rating of every entrant from the finishing orders (optional extra ``ratings``).
+Ratings (see search.lab.ratings): the Elo of the first entrant against each other one from
+their pairwise results (Board Game Arena scoring; the interval over blocks, the independent
+units), and a Plackett-Luce rating of every entrant from the finishing orders (optional extra
+``ratings``).
 
 Every game record also keeps, per seat, the bot's think time: the number of decisions, the total
 and the median seconds per decision, and every decision's seconds (``think_times``, rounded to

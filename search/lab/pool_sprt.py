@@ -102,10 +102,11 @@ def parse_given(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     given = {}
     for item in items:
         cuts = [i for i, ch in enumerate(item) if ch == "="]
-        at = next((i for i in cuts if item[:i].strip() and _names_a_bot(item[i + 1:])),
-                  cuts[0] if cuts else -1)
+        if not cuts:
+            raise ValueError(f"--spec {item!r}: give LABEL=SPEC")
+        at = next((i for i in cuts if item[:i].strip() and _names_a_bot(item[i + 1:])), cuts[0])
         label, text = item[:at].strip(), item[at + 1:].strip()
-        if at < 0 or not label or not text:
+        if not label or not text:
             raise ValueError(f"--spec {item!r}: give LABEL=SPEC")
         given[label] = text
     return given

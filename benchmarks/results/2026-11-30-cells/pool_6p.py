@@ -14,7 +14,7 @@ run 2's spec.  The same pooled test from the command line:
 import json
 from pathlib import Path
 
-from search.lab.pool_sprt import pool
+from search.lab.pool_sprt import report
 
 HERE = Path(__file__).parent
 RUNS = [HERE.parent / "2026-11-29-refit" / "arena-refit-vs-level3-6p-seed306.json",
@@ -27,7 +27,5 @@ root = HERE.parents[2]
 refit, cell = (json.loads((root / f).read_text()) for f in (REFIT, CELL))
 assert refit["theta"][6] == cell["theta"][6] and refit["beta"][6] == cell["beta"][6]
 runs = [json.loads(p.read_text()) for p in RUNS]
-for path, step in zip(RUNS, pool(runs, {f"{L3},model={REFIT}": f"{L3},model={CELL}"})):
-    print(f"{path.name}: {step.games} games, LLR {step.llr:+.2f} ({step.lower:+.2f}, "
-          f"{step.upper:+.2f}), Elo {step.elo:+.0f} [{step.elo_ci[0]:+.0f}, "
-          f"{step.elo_ci[1]:+.0f}], {step.state}")
+print("\n".join(report([p.name for p in RUNS], runs,
+                        {f"{L3},model={REFIT}": f"{L3},model={CELL}"})))
