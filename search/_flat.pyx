@@ -4,9 +4,11 @@
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t
 
+from libc.math cimport isfinite
+
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize, rng_seed,
-                           MAX_LEGAL, MAXP, STEP_OVER)
-from search._playout cimport outcome, playout, REWARD_WIN
+                           ek_count_legal, MAX_LEGAL, MAXP, STEP_OVER)
+from search._playout cimport outcome, playout, light_action, REWARD_WIN
 
 cdef enum:
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
@@ -66,3 +68,20 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
         free(wins)
         free(scores)
         free(visits)
+
+
+def light_move(CoreState view, uint64_t seed, double eps=0.0):
+    """The move the light playout policy (_playout.pxd `light_action`) makes for the seat to move
+    in `view`, with `eps` its rate of uniformly random moves (the playouts use 0.1; 0 shows its
+    own choice).  It reads the mover's hand and public facts only.  The same view and seed give
+    the same move; a space it draws at random is drawn from `seed`."""
+    cdef uint64_t rng[RNG_WORDS]
+    cdef EkState d = view.s
+    if not (isfinite(eps) and 0 <= eps <= 1):
+        raise ValueError(f"eps must be from 0 to 1, got {eps!r}")
+    if view.s.step == STEP_OVER:
+        raise ValueError("the game is over")
+    if ek_count_legal(&d) == 0:
+        raise ValueError("no legal action: the hand of the seat to move is unknown")
+    rng_seed(rng, seed)
+    return light_action(&d, rng, eps)

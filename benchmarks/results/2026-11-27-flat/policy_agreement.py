@@ -1,0 +1,82 @@
+"""How often the light playout policy makes the move the search made, in self-play.
+
+The playouts play every seat's moves after the tree (and the other seats' moves the tree has
+not reached), so how close the policy plays to the search is how good a model of the players
+the search evaluates against.  Replays games of self-play folders from their deals (as
+`ekonos learn fit` does), and at each recorded decision after the first `explore` (those were
+drawn from the root visits) compares the search's move with `search._flat.light_move` (eps 0,
+so the policy's own choice): at a card step the card and what it does with it (place, protect,
+grow one of its two bottom companies; the space is drawn at random by the policy, so not
+compared), at the other steps the move itself.  `chance`: the same for a uniformly random
+legal move.  Also the share of the search's root visits that went to moves of the policy's
+kind (card steps: the same card and use).
+
+    .venv/bin/python benchmarks/results/2026-11-27-flat/policy_agreement.py GAMES FOLDER...
+"""
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+
+from ekonos import State
+from ekonos.rules import Step
+from search._flat import light_move
+from search.bots import derive_seed
+from search.learn.selfplay import game_arrays, game_seed, load_dataset, read_manifest
+
+CARD_SUBS, NSPACES = 74, 36
+
+
+def kind(step: Step, a: int) -> tuple:
+    """What is compared of a move: a card step's card and use, else the move."""
+    if step is Step.CARD:
+        card, sub = divmod(a, CARD_SUBS)
+        use = "place" if sub < NSPACES else "protect" if sub < 2 * NSPACES else sub
+        return card, use
+    if step is Step.EXPAND:
+        return ("place", "protect", "stop")[0 if a < 2702 else 1 if a < 2738 else 2]
+    return a
+
+
+def main(games: int, folders: list[str]) -> None:
+    for folder in folders:
+        m = read_manifest(folder)
+        arrays = load_dataset([folder])
+        players, seed, explore = int(m["players"]), int(m["seed"]), int(m.get("explore", 0))
+        agree, chance, share, count = (defaultdict(float) for _ in range(4))
+        for game in sorted(set(arrays["game"].tolist()))[:games]:
+            g = game_arrays(arrays, game)
+            state = State.new(players, seed=derive_seed(game_seed(seed, players, game), 0))
+            k = 0
+            while not state.is_over():
+                if state.count_legal() == 1:
+                    state.push(state.nth_legal(0))
+                    continue
+                a = int(g["action"][k])
+                if k >= explore:
+                    step = state.step
+                    view = state.view(state.to_move)
+                    mine = kind(step, light_move(view, derive_seed(seed, game, k)))
+                    legal = [kind(step, b) for b in state.legal_actions()]
+                    lo, hi = int(g["pol_start"][k]), int(g["pol_start"][k + 1])
+                    visits = {int(b): int(v) for b, v in zip(g["pol_action"][lo:hi],
+                                                           g["pol_visits"][lo:hi])}
+                    total = sum(visits.values()) or 1
+                    name = step.name.lower()
+                    count[name] += 1
+                    agree[name] += mine == kind(step, a)
+                    chance[name] += legal.count(kind(step, a)) / len(legal)
+                    share[name] += sum(v for b, v in visits.items()
+                                       if kind(step, b) == mine) / total
+                state.push(a)
+                k += 1
+        print(f"{folder} ({players} players, {min(games, len(set(arrays['game'].tolist())))} games)")
+        for name in sorted(count, key=lambda n: -count[n]):
+            n = count[name]
+            print(f"  {name:14s} {int(n):6d} decisions  policy = search {agree[name] / n:6.1%}"
+                  f"  (chance {chance[name] / n:6.1%})  search's visits to the policy's move"
+                  f" {share[name] / n:6.1%}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), sys.argv[2:])

@@ -1,0 +1,64 @@
+"""The light playout policy as a move (`search._flat.light_move`): what the playouts play for
+every seat, read by the policy-agreement probe (benchmarks/results/2026-11-27-flat/)."""
+import math
+import random
+
+import pytest
+
+from ekonos import State
+from search._flat import light_move
+
+
+def walk(players: int, seed: int):
+    """Every decision of a random game of `players`, as the state before it."""
+    st = State.new(players, seed=seed)
+    rng = random.Random(seed)
+    while not st.is_over():
+        yield st
+        st.push(rng.choice(st.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_policy_moves_legally_at_every_step(players):
+    steps = set()
+    for k, st in enumerate(walk(players, 40 + players)):
+        view = st.view(st.to_move)
+        for eps in (0.0, 1.0):
+            a = light_move(view, k, eps)
+            assert view.is_legal(a), (st.step_name, a)
+        steps.add(st.step_name)
+    assert {"card", "sell", "buy"} <= steps
+
+
+def test_the_same_view_and_seed_give_the_same_move_and_eps_1_is_random():
+    st = State.new(4, seed=3)
+    view = st.view(st.to_move)
+    assert {light_move(view, 7) for _ in range(5)} == {light_move(view, 7)}
+    drawn = {light_move(view, s, 1.0) for s in range(60)}
+    assert len(drawn) > 20                      # ~280 legal moves at a card step
+
+
+def test_the_policy_reads_only_the_movers_hand_and_public_facts():
+    for players, seed in [(2, 1), (4, 2), (6, 3)]:
+        for k, st in enumerate(walk(players, seed)):
+            if k % 7:
+                continue
+            seat = st.to_move
+            other = st.copy()
+            other.determinize(seat, k + 1)      # every hand the mover cannot see re-dealt
+            moves = {light_move(w, k) for w in (st, st.view(seat), other, other.view(seat))}
+            assert len(moves) == 1, (players, k, st.step_name)
+
+
+def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
+    st = State.new(3, seed=5)
+    with pytest.raises(ValueError, match="hand of the seat to move is unknown"):
+        light_move(st.view((st.to_move + 1) % 3), 0)
+    for eps in (-0.1, 1.5, math.nan):
+        with pytest.raises(ValueError, match="eps"):
+            light_move(st, 0, eps)
+    over = st.copy()
+    while not over.is_over():
+        over.push(over.legal_actions()[0])
+    with pytest.raises(ValueError, match="game is over"):
+        light_move(over, 0)
