@@ -18,6 +18,7 @@ import os
 import random
 import re
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -165,11 +166,38 @@ def replay_round_starts(folders: list) -> Samples:
                     return s.nth_legal(0)
                 a = next(moves, None)
                 if a is None or not s.is_legal(a):
-                    raise DatasetError(f"{folder}: game {game} does not replay from its deal "
-                                       "(its recorded moves do not fit it)")
+                    raise _not_replaying(folder, game)
                 return a
             parts.append(_round_starts(state, recorded))
     return Samples.concat(parts)
+
+
+def replayed_decisions(folder: str | os.PathLike,
+                       games: int | None = None) -> Iterator[tuple[int, int, State, dict]]:
+    """The recorded decisions of a self-play folder's games (the first `games` of them, all
+    when None), each game replayed from its deal: (game, k, state, arrays) for its decision k,
+    `state` the whole position before it (read it, do not change it: the replay plays the
+    recorded move on it next) and `arrays` its game's (`game_arrays`).  A decision with one
+    legal move is not recorded: it is played on the way.  DatasetError as `load_dataset`, or
+    for a game whose moves do not fit its deal."""
+    m = read_manifest(folder)
+    arrays = load_dataset([folder])
+    players, seed = int(m["players"]), int(m["seed"])
+    for game in sorted(set(arrays["game"].tolist()))[:games]:
+        g = game_arrays(arrays, game)
+        state = State.new(players, seed=derive_seed(game_seed(seed, players, game), 0))
+        for k, a in enumerate(g["action"].tolist()):
+            while not state.is_over() and state.count_legal() == 1:
+                state.push(state.nth_legal(0))
+            if state.is_over() or not state.is_legal(a):
+                raise _not_replaying(folder, game)
+            yield game, k, state, g
+            state.push(a)
+
+
+def _not_replaying(folder: str | os.PathLike, game: int) -> Exception:
+    return DatasetError(f"{folder}: game {game} does not replay from its deal (its recorded "
+                        "moves do not fit it)")
 
 
 def _round_starts(state: State, decide) -> Samples:

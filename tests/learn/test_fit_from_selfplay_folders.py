@@ -8,7 +8,9 @@ from click.testing import CliRunner
 
 from cli.main import main
 from ekonos import State
-from search.learn.selfplay import DatasetError, replay_round_starts
+from search._net import net_inputs_of
+from search.learn.selfplay import (DatasetError, load_dataset, replay_round_starts,
+                                   replayed_decisions)
 
 SPEC = "ismcts:iterations=30"
 
@@ -125,3 +127,27 @@ def test_fit_keep_takes_the_weights_of_a_model_whose_description_is_odd(folders,
     assert doc["theta"][2] == odd["theta"][2] and doc["beta"][6] == odd["beta"][6]
     assert set(doc["samples"]) == {"5p r1", "5p r2"} and set(doc["metrics"]["held_out"]) == {"5"}
     assert doc["data"][0]["command"] == ""
+
+
+def test_replayed_decisions_are_the_positions_the_decisions_were_recorded_at(folders):
+    for folder, players in zip(folders, (2, 5)):
+        arrays = load_dataset([folder])
+        seen = 0
+        for game, k, state, g in replayed_decisions(folder):
+            assert state.to_move == g["seat"][k] and state.count_legal() == g["legal"][k]
+            assert np.array_equal(net_inputs_of(state.view(state.to_move), state.to_move),
+                                  g["x"][k])
+            seen += 1
+        assert seen == len(arrays["action"])
+        assert {game for game, *_ in replayed_decisions(folder, games=1)} == {0}
+
+
+def test_replayed_decisions_refuse_a_game_that_does_not_fit_its_deal(folders, tmp_path):
+    import shutil
+    copy = tmp_path / "p5"
+    shutil.copytree(folders[1], copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["seed"] = 4
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DatasetError, match="does not replay"):
+        list(replayed_decisions(copy))

@@ -18,11 +18,10 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 
-from ekonos import State
 from ekonos.rules import Step
 from search._flat import light_move
 from search.bots import derive_seed
-from search.learn.selfplay import game_arrays, game_seed, load_dataset, read_manifest
+from search.learn.selfplay import read_manifest, replayed_decisions
 
 CARD_SUBS, NSPACES = 74, 36
 
@@ -41,36 +40,26 @@ def kind(step: Step, a: int) -> tuple:
 def main(games: int, folders: list[str]) -> None:
     for folder in folders:
         m = read_manifest(folder)
-        arrays = load_dataset([folder])
         players, seed, explore = int(m["players"]), int(m["seed"]), int(m.get("explore", 0))
         agree, chance, share, count = (defaultdict(float) for _ in range(4))
-        for game in sorted(set(arrays["game"].tolist()))[:games]:
-            g = game_arrays(arrays, game)
-            state = State.new(players, seed=derive_seed(game_seed(seed, players, game), 0))
-            k = 0
-            while not state.is_over():
-                if state.count_legal() == 1:
-                    state.push(state.nth_legal(0))
-                    continue
-                a = int(g["action"][k])
-                if k >= explore:
-                    step = state.step
-                    view = state.view(state.to_move)
-                    mine = kind(step, light_move(view, derive_seed(seed, game, k)))
-                    legal = [kind(step, b) for b in state.legal_actions()]
-                    lo, hi = int(g["pol_start"][k]), int(g["pol_start"][k + 1])
-                    visits = {int(b): int(v) for b, v in zip(g["pol_action"][lo:hi],
-                                                           g["pol_visits"][lo:hi])}
-                    total = sum(visits.values()) or 1
-                    name = step.name.lower()
-                    count[name] += 1
-                    agree[name] += mine == kind(step, a)
-                    chance[name] += legal.count(kind(step, a)) / len(legal)
-                    share[name] += sum(v for b, v in visits.items()
-                                       if kind(step, b) == mine) / total
-                state.push(a)
-                k += 1
-        print(f"{folder} ({players} players, {min(games, len(set(arrays['game'].tolist())))} games)")
+        played = set()
+        for game, k, state, g in replayed_decisions(folder, games):
+            played.add(game)
+            if k < explore:
+                continue
+            a, step = int(g["action"][k]), state.step
+            mine = kind(step, light_move(state.view(state.to_move), derive_seed(seed, game, k)))
+            legal = [kind(step, b) for b in state.legal_actions()]
+            lo, hi = int(g["pol_start"][k]), int(g["pol_start"][k + 1])
+            visits = {int(b): int(v) for b, v in zip(g["pol_action"][lo:hi],
+                                                   g["pol_visits"][lo:hi])}
+            total = sum(visits.values()) or 1
+            name = step.name.lower()
+            count[name] += 1
+            agree[name] += mine == kind(step, a)
+            chance[name] += legal.count(kind(step, a)) / len(legal)
+            share[name] += sum(v for b, v in visits.items() if kind(step, b) == mine) / total
+        print(f"{folder} ({players} players, {len(played)} games)")
         for name in sorted(count, key=lambda n: -count[n]):
             n = count[name]
             print(f"  {name:14s} {int(n):6d} decisions  policy = search {agree[name] / n:6.1%}"
