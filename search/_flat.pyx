@@ -1,9 +1,9 @@
 # Determinized flat Monte Carlo (PIMC), the `flat` bot: at C level over the engine's C API
-# (ekonos/_core.pxd) and the playouts of search/_playout.pxd, shared with the tree search.
+# (ekonos/_core.pxd) and the playouts of search/_playout.pxd, shared with the tree search;
+# and `light_move`, the light playout policy's move for a view (what the playouts play).
 
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t
-
 from libc.math cimport isfinite
 
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize, rng_seed,
