@@ -55,7 +55,9 @@ def pool_sprt_cmd(runs, specs: tuple[str, ...]) -> None:
     data = _read_json(runs, "`arena --json` result", pool_sprt.MAX_RESULT_BYTES)
     try:
         lines = pool_sprt.report([str(f) for f in runs], data, given)
-    except (ValueError, KeyError, TypeError) as e:
+    except ValueError as e:                     # pool_sprt says which run and why
+        raise InputError(str(e)) from None
+    except (KeyError, TypeError) as e:          # a record missing a field, or of a wrong type
         raise InputError(f"not arena --sprt --json results of one test "
                          f"({type(e).__name__}: {e})") from None
     for line in lines:

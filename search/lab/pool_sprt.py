@@ -88,6 +88,11 @@ def pool(runs: list[dict], given: dict[str, str] | None = None) -> list[Step]:
             raise ValueError(f"run {k} is not the same test as run 1: "
                              + ", ".join(f"{key} {s[key]!r} against {first[key]!r}"
                                          for key in differ))
+        if test.state != "continue":
+            raise ValueError(f"run {k} cannot be added: the pooled test already accepted "
+                             f"{test.state} after run {k - 1} ({test.games} games).  Runs pool "
+                             "in the order given: put a run whose own test stopped at a bound "
+                             "last")
         test.add_outcomes(s["outcomes"], int(s["games"]))
         est = test.elo()
         out.append(Step(test.units, test.games, test.llr, test.lower, test.upper, est.elo,

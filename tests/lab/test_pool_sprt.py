@@ -48,6 +48,27 @@ def test_a_pooled_test_can_accept():
     assert steps[1].llr >= steps[1].upper and steps[1].state == "H1"
 
 
+def test_a_run_after_the_pooled_test_was_decided_is_refused_with_the_order_to_give():
+    decided = run([1.0] * 20)
+    decided["sprt"]["outcomes"] = [[1.0, 60]]     # a shard whose own test stopped at H1
+    with pytest.raises(ValueError, match=r"run 2 cannot be added: the pooled test already "
+                       r"accepted H1 after run 1 .*put a run whose own test stopped at a bound"):
+        pool_sprt.pool([decided, run(SHARD_A)])
+    assert pool_sprt.pool([run(SHARD_A), decided])[-1].state == "H1"
+
+
+def test_the_command_says_to_give_a_decided_run_last(tmp_path):
+    first, second = tmp_path / "decided.json", tmp_path / "later.json"
+    decided = run([1.0] * 20)
+    decided["sprt"]["outcomes"] = [[1.0, 60]]
+    first.write_text(json.dumps(decided))
+    second.write_text(json.dumps(run(SHARD_A)))
+    out = CliRunner().invoke(main, [*CMD, str(first), str(second)])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert "Error: run 2 cannot be added" in out.output and "stopped at a bound last" in out.output
+    assert CliRunner().invoke(main, [*CMD, str(second), str(first)]).exit_code == 0
+
+
 @pytest.mark.parametrize("other, words", [
     (run(SHARD_B, test="c"), "test 'c' against 'a'"),
     (run(SHARD_B, elo1=50.0), "elo1 50.0 against 40.0"),
