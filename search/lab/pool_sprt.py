@@ -15,16 +15,27 @@ Bots are compared by their full specs: a level's spec changes when the levels ar
 file names its levels' specs (`specs`, written by the arena since session 27).  An older file
 that names a level without its spec is refused unless `--spec LABEL=SPEC` says what the label
 meant where that run was made (the level definitions at its commit, `git show C:search/bots.py`).
+A model or network named by a path compares by the name its content gives it (a file named
+`eval-…`/`net-…` is that name, since a named file whose bytes do not hash to it is refused), so
+a shard run with `model=/abs/path/eval-….json` pools with one run as `model=rel/eval-….json`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ekonos.errors import EkonosError
+from ekonos.files import FileError, read_bounded
 from search.lab.arena import resolved
 from search.registry import recorded_spec
 from search.bots import names_level
 from search.lab.sprt import Sprt
+from search import evaluation, network
+
+#: Parameters naming a file that is compared by its content's name, with that name's pattern
+#: the function naming a file's bytes and the largest such file read.
+BY_CONTENT = {"model": (evaluation.NAME, evaluation.name_of_bytes, evaluation.MAX_MODEL_BYTES),
+              "net": (network.NAME, network.name_of_bytes, network.MAX_NET_BYTES)}
 
 #: The largest `arena --json` result read: a real one is a few KB.
 MAX_RESULT_BYTES = 16 << 20
@@ -57,10 +68,37 @@ def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
                              f"the arena's record of specs): say what it was with --spec "
                              f"{label}=SPEC")
         text = label
-    try:                        # a text from the file, written by any version, reads as it meant
-        return resolved(text) if label in given else recorded_spec(text)
-    except EkonosError:                          # not a spec: compared as written
-        return text
+    canonical = resolved if label in given else recorded_spec
+    for spec in (text, by_content(text)):    # a model file not here: by its name, if shipped
+        try:                    # a text from the file, written by any version, reads as it meant
+            return by_content(canonical(spec))
+        except EkonosError:
+            pass
+    return by_content(text)                      # not a spec here: compared as written
+
+
+def by_content(spec: str) -> str:
+    """`spec` with each model or network path (`BY_CONTENT`) replaced by its content's name: the
+    file's stem when it is such a name, else the name of the file's bytes when it can be read;
+    a path that is neither stays as written."""
+    name, colon, rest = spec.partition(":")
+    if not colon:
+        return spec
+    items = []
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        if eq and key in BY_CONTENT:
+            pattern, name_of, limit = BY_CONTENT[key]
+            stem = Path(value).stem
+            if pattern.fullmatch(stem):
+                value = stem
+            elif Path(value).is_file():
+                try:
+                    value = name_of(read_bounded(value, limit, f"{key} file"))
+                except FileError:                 # unreadable: compared as written
+                    pass
+        items.append(f"{key}{eq}{value}")
+    return f"{name}:{','.join(items)}"
 
 
 def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:

@@ -136,3 +136,25 @@ def test_a_label_that_is_itself_a_spec_can_be_named(tmp_path):
     out = CliRunner().invoke(main, [*CMD, str(a), str(b), "--spec", f"{old}={new}"])
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[-1].startswith(f"{b}: 44 games")
+
+
+def test_a_model_compares_by_its_content_not_the_path_it_was_given_by(tmp_path, monkeypatch):
+    """A shard run here with `model=/abs/…/eval-X.json` and one run elsewhere with
+    `model=rel/…/eval-X.json` are one test; so are two copies of one unnamed file; a file of
+    other content is another test."""
+    shipped = pool_sprt.evaluation.model_path()
+    named = f"{LEVEL5},model={shipped}"
+    relative = f"{LEVEL5},model=elsewhere/{shipped.name}"
+    assert pool_sprt.pool([run(SHARD_A, test=named), run(SHARD_B, test=relative)])[1].games == 44
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    (one / "m.json").write_bytes(shipped.read_bytes())
+    (two / "m.json").write_bytes(shipped.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    first, second = (run(s, test=f"{LEVEL5},model={d}/m.json") for s, d in
+                     ((SHARD_A, "one"), (SHARD_B, "two")))
+    assert pool_sprt.pool([first, second])[1].games == 44
+    assert pool_sprt.pool([first, run(SHARD_B, test=named)])[1].games == 44   # by its name too
+    (two / "m.json").write_bytes(shipped.read_bytes().replace(b'"beta"', b'"beta" '))
+    with pytest.raises(ValueError, match="is not the same test"):
+        pool_sprt.pool([first, second])
