@@ -32,7 +32,7 @@ from search.bots import names_level
 from search.lab.sprt import Sprt
 from search import evaluation, network
 
-#: Parameters naming a file that is compared by its content's name, with that name's pattern
+#: Parameters naming a file that is compared by its content's name, with that name's pattern,
 #: the function naming a file's bytes and the largest such file read.
 BY_CONTENT = {"model": (evaluation.NAME, evaluation.name_of_bytes, evaluation.MAX_MODEL_BYTES),
               "net": (network.NAME, network.name_of_bytes, network.MAX_NET_BYTES)}
