@@ -68,9 +68,7 @@ def estimate_text(ladder: Ladder, anchor: str) -> str:
 def print_report(rep: dict, out: Console, path: Path) -> None:
     fits = {k: v for k, v in rep["fits"].items() if k != "all" or len(rep["fits"]) == 1}
     think = rep["think"]
-    first = next((f for f in fits.values() if "ratings" in f), None)
-    specs = list(first["ratings"]) if first else []
-    specs += [s for f in fits.values() for s in f.get("ratings", {}) if s not in specs]
+    specs = list(dict.fromkeys(s for f in fits.values() for s in f.get("ratings", {})))
     table = RichTable(title=Text(f"{path}: {rep['games']} games, Elo relative to "
                                  f"{rep['anchor']} = 0 (± the 95% interval)"))
     table.add_column("spec", no_wrap=True)

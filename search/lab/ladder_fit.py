@@ -300,11 +300,24 @@ def seat_label(seat: dict) -> str:
     """The name a seat is rated under: its spec as written (``level3``), unless the seat also
     records what that spec meant when it played (``"resolved"``, the bot's canonical spec) and
     the spec means something else now (a level redefined): then ``level3 = <what it was>``, so
-    games of two different bots are never pooled under one name."""
+    games of two different bots are never pooled under one name.  What it was is written as it
+    reads today (`recorded_spec`), so that two records of one bot, written by versions that
+    spelled it differently (a model named or left to the default of the time), share a name."""
     spec, resolved = seat["spec"], seat.get("resolved")
     if not isinstance(resolved, str) or _means(spec) == _means(resolved, recorded=True):
         return spec
-    return f"{spec}{WAS}{resolved}"
+    return f"{spec}{WAS}{_recorded_text(resolved)}"
+
+
+@functools.lru_cache(maxsize=256)
+def _recorded_text(resolved: str) -> str:
+    """A recorded canonical spec as it is written today, or as it stands if it no longer
+    reads."""
+    from search.registry import SpecError, recorded_spec
+    try:
+        return recorded_spec(resolved)
+    except (SpecError, EkonosError, ValueError):
+        return resolved
 
 
 @functools.lru_cache(maxsize=256)

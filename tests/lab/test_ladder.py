@@ -237,3 +237,20 @@ def test_ctrl_c_keeps_every_finished_game_in_the_file(tmp_path):
     lad = Ladder.load(path)
     assert report["stopped"] == "interrupted" and 0 < report["played"] == len(lad.games) < 1600
     assert f"Interrupted: {report['played']} games of this run are in {path}." in err
+
+
+def test_the_table_has_one_row_per_spec_whichever_counts_rated_it(tmp_path):
+    """A spec missing from the first player count's fit but rated in two later ones is one
+    row (it was one row per later count)."""
+    from rich.console import Console
+    from cli.commands.ladder import print_report
+    r = {"elo": 10.0, "ci95": [0.0, 20.0], "games": 4}
+    rep = {"games": 12, "anchor": "random", "think": {},
+           "fits": {"2": {"ratings": {"random": r}},
+                    "5": {"ratings": {"random": r, "level3 = ismcts:iterations=9": r}},
+                    "6": {"ratings": {"random": r, "level3 = ismcts:iterations=9": r}}}}
+    console = Console(record=True, width=160)
+    print_report(rep, console, tmp_path / "ladder.json")
+    rows = [line for line in console.export_text().splitlines() if "level3 (old)" in line]
+    assert len(rows) == 2                  # its row in the table, and the line saying what it was
+    assert rows[1] == "level3 (old): ismcts:iterations=9"

@@ -193,11 +193,25 @@ def test_a_seat_is_rated_under_its_name_while_the_name_means_what_it_played():
 def test_a_seat_whose_name_now_means_another_bot_is_rated_apart():
     from search.lab.ladder_fit import seat_label
     then = {"spec": "level2", "score": 100, "resolved": "ismcts:iterations=777"}
-    assert seat_label(then) == "level2 = ismcts:iterations=777"
+    was = "level2 = ismcts:iterations=777,c=0.7,horizon=0,plain=0,root=uct"   # as it meant then
+    assert seat_label(then) == was
     ladder = Ladder(games=[{"seats": [{"spec": "random", "score": 80},
                                       {"spec": "level2", "score": 120}]},
                            {"seats": [{"spec": "random", "score": 80}, then]}])
-    assert set(ladder.fit()) == {"random", "level2", "level2 = ismcts:iterations=777"}
+    assert set(ladder.fit()) == {"random", "level2", was}
+
+
+def test_two_records_of_one_former_level_share_its_name():
+    """A level recorded before specs named their model, and the same level recorded with the
+    model it then read (eval-5ec0e708e0a8), are one bot, rated under one name; a level of
+    another model is another."""
+    from search.lab.ladder_fit import seat_label
+    old = "ismcts:iterations=777,c=0.3,horizon=1,plain=1,root=halving"
+    named = {"spec": "level3", "score": 1, "resolved": old + ",model=eval-5ec0e708e0a8"}
+    bare = {"spec": "level3", "score": 1, "resolved": old}
+    other = {"spec": "level3", "score": 1, "resolved": old + ",model=eval-0678b3d9c83c"}
+    assert seat_label(named) == seat_label(bare) == f"level3 = {old},model=eval-5ec0e708e0a8"
+    assert seat_label(other) not in (seat_label(named), "level3")
 
 
 def test_the_ladder_records_what_each_seat_played():
