@@ -46,16 +46,29 @@ def test_the_shipped_model_is_named_by_its_hash_and_says_what_made_it():
     assert data["format"] == evaluation.FORMAT and data["kind"] == evaluation.KIND
     assert data["features"] == EVAL_FEATURES_HASH
     assert data["command"].startswith("ekonos learn fit ")
-    for d in data["data"]:
-        assert set(d) == {"file", "sha256", "size", "command"}
-        assert re.fullmatch(r"[0-9a-f]{64}", d["sha256"]) and d["size"] > 0
-        assert d["command"].startswith("ekonos learn sample ") and d["file"] in d["command"]
-    assert data["metrics"]["held_out"]["2"]["log_loss"] < data["metrics"]["held_out"]["2"][
-        "even_odds"]
-    # the package ships one evaluation model and one calibration map (search/calibration_map.py)
+    for d in data["data"]:                  # each part of its data says how it was made
+        if "file" in d:                     # a samples file
+            assert set(d) == {"file", "sha256", "size", "command"}
+            assert re.fullmatch(r"[0-9a-f]{64}", d["sha256"]) and d["size"] > 0
+            assert d["command"].startswith("ekonos learn sample ") and d["file"] in d["command"]
+        elif "folder" in d:                 # a self-play folder, by its manifest
+            assert re.fullmatch(r"[0-9a-f]{64}", d["manifest_sha256"])
+            assert d["command"].startswith("ekonos learn selfplay ")
+        else:                               # the counts kept from another model (--keep)
+            assert evaluation.NAME.fullmatch(d["model"]) and d["players"]
+            assert d["command"].startswith("ekonos learn fit ")
+    for n in "23456":
+        held = data["metrics"]["held_out"][n]
+        assert held["log_loss"] < held["even_odds"], n
+    # the package ships the levels' evaluation model, the one `linear` names (frozen with it),
+    # and one calibration map (search/calibration_map.py)
     from search import calibration_map
     assert sorted(p.name for p in evaluation.MODELS.iterdir()) == sorted(
-        [f"{evaluation.SHIPPED}.json", f"{calibration_map.SHIPPED}.json"])
+        [f"{evaluation.SHIPPED}.json", f"{evaluation.LINEAR_MODEL}.json",
+         f"{calibration_map.SHIPPED}.json"])
+    from search.registry import make_bot
+    assert make_bot("linear").spec.endswith(f"model={evaluation.LINEAR_MODEL}")
+    assert evaluation.model(evaluation.LINEAR_MODEL)
 
 
 def shipped_with(tmp_path: Path, name: str = "m.json", **changes) -> Path:

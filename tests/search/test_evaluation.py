@@ -39,7 +39,8 @@ def test_the_shipped_model_scores_every_round_of_a_player_count_or_none(players)
     assert all(len(theta[players][r]) == EVAL_FEATURES for r in range(1, rounds))
     data = json.loads(evaluation.MODEL_PATH.read_text())
     assert data["command"].startswith("ekonos learn fit ")
-    assert all(d["command"].startswith("ekonos learn sample ") for d in data["data"])
+    assert all(d["command"].startswith(("ekonos learn sample ", "ekonos learn selfplay ",
+                                        "ekonos learn fit ")) for d in data["data"])
     assert beta[2][1] > 0                               # 2 players: the arena-tested count
 
 
