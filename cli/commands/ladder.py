@@ -116,7 +116,7 @@ def draw(rep: dict, path: Path) -> None:
     specs joined by a line (the strength-per-second curve), specs rated under an old meaning
     as hollow points beside it."""
     plt = _plot_module()
-    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=120)
+    fig, ax = plt.subplots(figsize=(8, 6.5), dpi=120)
     markers = iter("osD^v<>")
     named: set[str] = set()
     for name, f in rep["fits"].items():
@@ -153,8 +153,12 @@ def draw(rep: dict, path: Path) -> None:
     ax.set_ylabel(f"Elo ({rep['anchor']} = 0)")
     ax.set_title("Ekonos ladder: strength against think time")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
+    # the legend below the axes (inside, it hid points): today's series in the first column,
+    # the levels as defined before in the second
+    entries = sorted(zip(*ax.get_legend_handles_labels()), key=lambda e: "before" in e[1])
+    if entries:
+        fig.legend(*zip(*entries), loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.02 + 0.026 * ((len(entries) + 1) // 2), 1, 1))
     fig.savefig(path)
     plt.close(fig)
 
