@@ -26,6 +26,14 @@ ROOT = Path(__file__).resolve().parents[2]
 QUICK = 2.0          # seconds from SIGINT to the exit, generous for a busy 2-core machine
 
 
+def quick() -> float:
+    """QUICK, stretched by the load beyond the cores: on a machine whose every core is busy with
+    other work (an arena beside the tests), a process gets its share of a core, and an answer
+    that takes 1 s alone takes longer; the bound still tells "at once" from a search that runs
+    its minutes to the end."""
+    return QUICK * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
 def _env(**extra) -> dict:
     return dict(os.environ, PYTHONPATH=str(ROOT), **extra)
 
@@ -77,14 +85,14 @@ def record(tmp_path_factory) -> Path:
                                   ["-i", "100000000", "-w", "2", "--level", "1"]])
 def test_ctrl_c_stops_a_long_hint_at_once(position, args):
     took, err = _interrupt(_start(["hint", str(position), *args]), after=1.5)
-    assert took < QUICK, took
+    assert took < quick(), took
     assert err.strip() == "Interrupted." and "Traceback" not in err
 
 
 def test_ctrl_c_stops_a_long_review_at_once(record):
     p = _start(["review", str(record), "-i", "2000000"])
     took, err = _interrupt(p, after=1.5)
-    assert p.returncode == 130 and took < QUICK, took
+    assert p.returncode == 130 and took < quick(), took
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "Interrupted."
 
 
@@ -92,7 +100,7 @@ def test_ctrl_c_stops_a_long_review_at_once(record):
 def test_a_second_ctrl_c_prints_no_traceback(position, gap):
     p = _start(["hint", str(position), "-i", "100000000", "-w", "2"])
     took, err = _interrupt(p, after=1.0, again=gap)
-    assert p.returncode == 130 and took < QUICK
+    assert p.returncode == 130 and took < quick()
     assert "Traceback" not in err and "Exception ignored" not in err, err
 
 
@@ -142,7 +150,7 @@ def test_serve_stopped_twice_prints_one_line(tmp_path):
         url = re.search(r"http://\S+", line)
     time.sleep(0.5)
     took, err = _interrupt(p, after=0, again=0.02)
-    assert p.returncode == 130 and took < QUICK
+    assert p.returncode == 130 and took < quick()
     assert err == "Interrupted.\n", err
 
 
@@ -176,7 +184,7 @@ def test_stop_from_another_thread_ends_a_search_within_a_batch():
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         s.run(st.view(st.to_move), st.to_move, iterations=10**9, seed=1)
-    assert time.monotonic() - t0 < QUICK
+    assert time.monotonic() - t0 < quick()
     assert s.stopped and 0 < s.iterations_done < 10**9
     assert s.root_moves()                      # the tree stays readable
     with pytest.raises(KeyboardInterrupt):     # stopped for good
