@@ -44,10 +44,10 @@ MODELS = Path(__file__).with_name("models")
 #: [+10, +36] with 6 players, SPRT [0, 15] H1 (docs/strength.md).  `eval-5ec0e708e0a8` itself
 #: stays beside it for `linear`, which names it.
 SHIPPED = "eval-0678b3d9c83c"
-#: The model `linear` names, frozen with it.
-LINEAR_MODEL = "eval-5ec0e708e0a8"
 #: Its file.
 MODEL_PATH = MODELS / f"{SHIPPED}.json"
+#: The model `linear` names, frozen with it.
+LINEAR_MODEL = "eval-5ec0e708e0a8"
 #: A model's name: `eval-` and 12 hex digits of the sha256 of its file.
 NAME = re.compile(r"eval-[0-9a-f]{12}")
 #: A model file is a few kilobytes; anything much larger is not one.
