@@ -28,7 +28,7 @@ from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded
 from search.lab.arena import resolved
 from search.registry import recorded_spec
-from search.bots import names_level
+from search.bots import ISMCTSBot, names_level
 from search.lab.sprt import Sprt
 from search import evaluation, network
 
@@ -68,13 +68,25 @@ def bot_of(run: dict, label: str, k: int, given: dict[str, str]) -> str:
                              f"the arena's record of specs): say what it was with --spec "
                              f"{label}=SPEC")
         text = label
-    canonical = resolved if label in given else recorded_spec
+    canonical = as_of_then if label in given else recorded_spec
     for spec in (text, by_content(text)):    # a model file not here: by its name, if shipped
         try:                    # a text from the file, written by any version, reads as it meant
             return by_content(canonical(spec))
         except EkonosError:
             pass
     return by_content(text)                      # not a spec here: compared as written
+
+
+def as_of_then(text: str) -> str:
+    """A `--spec` text (what a label meant where an older run was made, as that commit's level
+    definitions wrote it) in canonical form: today's defaults, except the evaluation's model,
+    which those definitions left to the default of their time, the model shipped until specs
+    named theirs (`ISMCTSBot.FORMER_MODEL`); a text naming its model keeps it."""
+    spec = resolved(text)
+    if "model=" in spec and "model=" not in text:
+        head, _, tail = spec.partition("model=")
+        spec = f"{head}model={ISMCTSBot.FORMER_MODEL}" + tail[len(tail.partition(',')[0]):]
+    return spec
 
 
 def by_content(spec: str) -> str:

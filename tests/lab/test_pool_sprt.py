@@ -158,3 +158,16 @@ def test_a_model_compares_by_its_content_not_the_path_it_was_given_by(tmp_path, 
     (two / "m.json").write_bytes(shipped.read_bytes().replace(b'"beta"', b'"beta" '))
     with pytest.raises(ValueError, match="is not the same test"):
         pool_sprt.pool([first, second])
+
+
+def test_a_spec_given_for_an_older_run_reads_its_model_as_of_then():
+    """`--spec LABEL=SPEC` describes a run made before specs named their model: a text without
+    one means the model shipped then, however the shipped default has moved since; a text
+    naming one keeps it."""
+    from search import evaluation
+    then = pool_sprt.as_of_then(LEVEL5)
+    assert then.endswith(f"model={pool_sprt.ISMCTSBot.FORMER_MODEL}")
+    assert then == pool_sprt.recorded_spec(LEVEL5)                    # as a record reads it
+    named = pool_sprt.as_of_then(f"{LEVEL5},model={evaluation.SHIPPED}")
+    assert named.endswith(f"model={evaluation.SHIPPED}")
+    assert pool_sprt.as_of_then("level2") == pool_sprt.resolved("level2")   # no model: as today
