@@ -83,33 +83,44 @@ def as_of_then(text: str) -> str:
     which those definitions left to the default of their time, the model shipped until specs
     named theirs (`ISMCTSBot.FORMER_MODEL`); a text naming its model keeps it."""
     spec = resolved(text)
-    if "model=" in spec and "model=" not in text:
-        head, _, tail = spec.partition("model=")
-        spec = f"{head}model={ISMCTSBot.FORMER_MODEL}" + tail[len(tail.partition(',')[0]):]
-    return spec
+    if "model=" in text:
+        return spec
+    return _with_values(spec, lambda key, value:
+                        ISMCTSBot.FORMER_MODEL if key == "model" else value)
 
 
 def by_content(spec: str) -> str:
     """`spec` with each model or network path (`BY_CONTENT`) replaced by its content's name: the
     file's stem when it is such a name, else the name of the file's bytes when it can be read;
     a path that is neither stays as written."""
+    return _with_values(spec, _content_name)
+
+
+def _content_name(key: str, value: str) -> str:
+    """The name of the file `value` of parameter `key` when `key` names a file (`by_content`)."""
+    if key not in BY_CONTENT:
+        return value
+    pattern, name_of, limit = BY_CONTENT[key]
+    stem = Path(value).stem
+    if pattern.fullmatch(stem):
+        return stem
+    if Path(value).is_file():
+        try:
+            return name_of(read_bounded(value, limit, f"{key} file"))
+        except FileError:                         # unreadable: compared as written
+            pass
+    return value
+
+
+def _with_values(spec: str, change) -> str:
+    """`spec` (NAME:KEY=VALUE,...) with each value replaced by `change(key, value)`."""
     name, colon, rest = spec.partition(":")
     if not colon:
         return spec
     items = []
     for item in rest.split(","):
         key, eq, value = item.partition("=")
-        if eq and key in BY_CONTENT:
-            pattern, name_of, limit = BY_CONTENT[key]
-            stem = Path(value).stem
-            if pattern.fullmatch(stem):
-                value = stem
-            elif Path(value).is_file():
-                try:
-                    value = name_of(read_bounded(value, limit, f"{key} file"))
-                except FileError:                 # unreadable: compared as written
-                    pass
-        items.append(f"{key}{eq}{value}")
+        items.append(f"{key}{eq}{change(key, value)}" if eq else item)
     return f"{name}:{','.join(items)}"
 
 
