@@ -40,6 +40,8 @@ __all__ = ["BASELINE", "BOTS", "LEVELS", "LINEAR", "RETIRED", "Analysis", "Bot",
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
+#: The most cards a game deals in all (R2: 75, with 5 players).
+MAX_GAME_CARDS = max(n * t.cards * t.rounds for n, t in PLAYER_TABLE.items())
 POLICIES = ("random", "light")
 
 
@@ -179,6 +181,9 @@ class ISMCTSBot(Bot):
         root: str = param("halving", choices=("uct", "halving"), shown=always,
                           help="at the root: UCB like every node (uct), or sequential halving "
                                "over the legal moves, the survivor played (halving)")
+        wait4: int = param(0, lo=0, hi=MAX_GAME_CARDS,
+                           help="playouts wait at a growth to 4 while this many cards or more "
+                                "are left to play in the game (0: they always expand)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -258,6 +263,7 @@ class ISMCTSBot(Bot):
         s.node_limit = memory.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
+        s.wait4 = p.wait4
         if p.net:
             from search import network
             s.net = network.load_net(p.net)

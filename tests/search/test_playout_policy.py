@@ -6,6 +6,7 @@ import random
 import pytest
 
 from ekonos import State
+from ekonos.rules import PLAYER_TABLE, Step
 from search._flat import light_move
 
 
@@ -50,6 +51,27 @@ def test_the_policy_reads_only_the_movers_hand_and_public_facts():
             assert len(moves) == 1, (players, k, st.step_name)
 
 
+def cards_left(st: State) -> int:
+    """Cards still to be played in the game, counted from the rules' table (R2)."""
+    table = PLAYER_TABLE[st.nplayers]
+    later = (table.rounds - st.round) * table.cards * st.nplayers
+    return later + sum(st.hand_size(q) for q in range(st.nplayers))
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_at_a_growth_to_4_the_policy_waits_from_wait4_cards_left_and_else_expands(players):
+    choices = [st.copy() for seed in range(60, 90) for st in walk(players, seed)
+               if st.step is Step.EXPAND_CHOICE]
+    assert len({cards_left(st) for st in choices}) > 5   # early and late in the game
+    for k, st in enumerate(choices):
+        view = st.view(st.to_move)
+        left = cards_left(st)
+        assert view.move_text(light_move(view, k)) == "expand"    # wait4=0: always
+        for wait4 in (1, max(left, 1), left + 1, 75):   # 0 would mean: never wait
+            expected = "wait" if left >= wait4 else "expand"
+            assert view.move_text(light_move(view, k, 0.0, wait4)) == expected, (left, wait4)
+
+
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
     st = State.new(3, seed=5)
     with pytest.raises(ValueError, match="hand of the seat to move is unknown"):
@@ -57,6 +79,8 @@ def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
     for eps in (-0.1, 1.5, math.nan):
         with pytest.raises(ValueError, match="eps"):
             light_move(st, 0, eps)
+    with pytest.raises(ValueError, match="wait4"):
+        light_move(st, 0, 0.0, -1)
     over = st.copy()
     while not over.is_over():
         over.push(over.legal_actions()[0])
