@@ -80,11 +80,11 @@ def light_move(CoreState view, uint64_t seed, double eps=0.0, int wait4=0):
     cdef EkState d = view.s
     if not (isfinite(eps) and 0 <= eps <= 1):
         raise ValueError(f"eps must be from 0 to 1, got {eps!r}")
+    if wait4 < 0:
+        raise ValueError(f"wait4 must be 0 or more, got {wait4!r}")
     if view.s.step == STEP_OVER:
         raise ValueError("the game is over")
     if ek_count_legal(&d) == 0:
         raise ValueError("no legal action: the hand of the seat to move is unknown")
     rng_seed(rng, seed)
-    if wait4 < 0:
-        raise ValueError(f"wait4 must be 0 or more, got {wait4!r}")
     return light_action(&d, rng, eps, wait4)

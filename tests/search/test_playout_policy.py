@@ -8,6 +8,7 @@ import pytest
 from ekonos import State
 from ekonos.rules import PLAYER_TABLE, Step
 from search._flat import light_move
+from search.bots import make_bot
 
 
 def walk(players: int, seed: int):
@@ -70,6 +71,21 @@ def test_at_a_growth_to_4_the_policy_waits_from_wait4_cards_left_and_else_expand
         for wait4 in (1, max(left, 1), left + 1, 75):   # 0 would mean: never wait
             expected = "wait" if left >= wait4 else "expand"
             assert view.move_text(light_move(view, k, 0.0, wait4)) == expected, (left, wait4)
+
+
+def test_the_search_hands_wait4_to_its_playouts():
+    """From the first decision of a 6-player game, the first round's playouts meet growths to
+    4 with 36 or more cards left: waiting there changes what the search finds; wait4=0 is the
+    default (the same tree)."""
+    st = State.new(6, seed=11)
+    view = st.view(st.to_move)
+    found = {}
+    for spec in ("ismcts:iterations=3000", "ismcts:iterations=3000,wait4=0",
+                 "ismcts:iterations=3000,wait4=36"):
+        found[spec] = [(m["action"], m["visits"])
+                       for m in make_bot(spec, seed=5).analyse(view).moves]
+    assert found["ismcts:iterations=3000"] == found["ismcts:iterations=3000,wait4=0"]
+    assert found["ismcts:iterations=3000"] != found["ismcts:iterations=3000,wait4=36"]
 
 
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
