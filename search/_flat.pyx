@@ -8,12 +8,10 @@ from libc.math cimport isfinite
 
 from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determinize, rng_seed,
                            ek_count_legal, MAX_LEGAL, MAXP, STEP_OVER)
-from search._playout cimport outcome, playout, light_action, ek_gumbel_init, REWARD_WIN
+from search._playout cimport outcome, playout, light_action, REWARD_WIN
 
 cdef enum:
     RNG_WORDS = 4                       # xoshiro256** state words (EkState.rng)
-
-ek_gumbel_init()                        # the fitted policy's noise table (_playout.pxd)
 
 
 def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str policy):
@@ -72,11 +70,10 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
         free(visits)
 
 
-def light_move(CoreState view, uint64_t seed, double eps=0.0, int wait4=0, bint fit=False):
+def light_move(CoreState view, uint64_t seed, double eps=0.0, int wait4=0):
     """The move the light playout policy (_playout.pxd `light_action`) makes for the seat to move
     in `view`, with `eps` its rate of uniformly random moves (the playouts use 0.1; 0 shows its
-    own choice), `wait4` the cards left from which it waits at a growth to 4 (0: never) and
-    `fit` its card turns drawn from the fitted softmax (the `fit` playouts, `fit_card`).  It
+    own choice) and `wait4` the cards left from which it waits at a growth to 4 (0: never).  It
     reads the mover's hand and public facts only.  The same view and seed give
     the same move; a space it draws at random is drawn from `seed`."""
     cdef uint64_t rng[RNG_WORDS]
@@ -90,4 +87,4 @@ def light_move(CoreState view, uint64_t seed, double eps=0.0, int wait4=0, bint 
     if ek_count_legal(&d) == 0:
         raise ValueError("no legal action: the hand of the seat to move is unknown")
     rng_seed(rng, seed)
-    return light_action(&d, rng, eps, wait4, fit)
+    return light_action(&d, rng, eps, wait4)

@@ -48,8 +48,7 @@ from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determiniz
                            ek_legal_card, rng_seed, rng_below, rng_next,
                            NUM_ACTIONS, NCARDS, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
                            STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_BUY, SOLD_UNDOABLE)
-from search._playout cimport (outcome, playout, ek_gumbel_init, REWARD_BLEND, POLICY_LIGHT,
-                              POLICY_FIT)
+from search._playout cimport outcome, playout, REWARD_BLEND, POLICY_LIGHT
 from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
                            has_cell)
 from search._net cimport Net, NetWeights, fill_model, net_evaluate
@@ -58,8 +57,6 @@ from search._net cimport Net, NetWeights, fill_model, net_evaluate
 # score margin over the best other seat / SCALE)) (_playout.pxd `rewards`).
 cdef double BLEND = 0.25
 cdef double SCALE = 10.0
-
-ek_gumbel_init()                        # the fitted playout policy's noise table (_playout.pxd)
 
 
 cdef extern from *:
@@ -116,7 +113,6 @@ cdef class Searcher:
         self.plain = 0
         self.forced = -1
         self.wait4 = 0
-        self.fit = 0
         self.rollout = 1
         self.net_obj = None
 
@@ -287,8 +283,8 @@ cdef class Searcher:
                 cut = self.root.round + self.horizon
                 if self.net_obj is None and not has_cell(&self.model, &d, cut):
                     cut = 0                                 # no model there: play to the end
-            self.decisions_simulated += playout(&d, POLICY_FIT if self.fit else POLICY_LIGHT,
-                                                self.rng, cut, self.wait4)
+            self.decisions_simulated += playout(&d, POLICY_LIGHT, self.rng, cut,
+                                                self.wait4)
         if d.step == STEP_OVER:
             outcome(&d, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         elif self.net_obj is not None:

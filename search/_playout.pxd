@@ -3,9 +3,6 @@
 #
 # - POLICY_RANDOM: uniform over legal actions (the engine's ek_random_playout).
 # - POLICY_LIGHT: a cheap greedy with epsilon-random moves (`light_action`).
-# - POLICY_FIT: the same, but a card turn is drawn from a softmax fitted to level 3's card plays
-#   (`fit_card`), by Gumbel-max with the noise read from a table (`ek_gumbel`, filled once by
-#   `ek_gumbel_init` at the import of each module that cimports this file).
 # - `outcome`: per seat the win share (ties split, R20), the final score and the reward the tree
 #   maximises (win share, score margin through tanh, or a blend).
 #
@@ -24,20 +21,6 @@ from ekonos._core cimport (EkState, EkTables, ek_legal, ek_apply, ek_score, ek_c
                            STEP_OVER, A_CARD, A_EXPAND, A_WAIT, A_XPLACE, A_XPROTECT, A_XSTOP,
                            A_SELL, A_SELL_PASS, A_BUY, A_BUY_PASS)
 
-cdef extern from *:
-    """
-    #include <math.h>
-    #define EK_GUMBEL_BITS 10
-    static float ek_gumbel[1 << EK_GUMBEL_BITS];   /* -log(-log(u)) at the cells' midpoints */
-    static inline void ek_gumbel_init(void) {
-        int i, n = 1 << EK_GUMBEL_BITS;
-        for (i = 0; i < n; i++) ek_gumbel[i] = (float)-log(-log((i + 0.5) / n));
-    }
-    """
-    const int EK_GUMBEL_BITS
-    float ek_gumbel[]
-    void ek_gumbel_init() noexcept nogil
-
 cdef enum:
     SUB_PROTECT = NSPACES               # a card's sub-actions: place 0.., protect SUB_PROTECT..,
     SUB_GROW = 2 * NSPACES              # grow a bottom company SUB_GROW + k (_core.pxd)
@@ -52,7 +35,6 @@ cdef enum:
     REWARD_BLEND = 2
     POLICY_RANDOM = 0
     POLICY_LIGHT = 1
-    POLICY_FIT = 2
 
 
 cdef inline void outcome(const EkState* d, int kind, double blend, double scale,
@@ -124,90 +106,11 @@ cdef inline int cards_left(const EkState* d) noexcept nogil:
     return n
 
 
-cdef inline double gumbel(uint64_t* rng) noexcept nogil:
-    """A standard Gumbel variate, quantized to 2^EK_GUMBEL_BITS cells (one table read)."""
-    return ek_gumbel[rng_next(rng) >> (64 - EK_GUMBEL_BITS)]
-
-
-cdef inline void own_rival(const EkState* d, int p, int c, double* own,
-                           double* rival) noexcept nogil:
-    """Seat p's shares of company c and the largest holding of another seat."""
-    cdef int q, other = 0
-    for q in range(d.nplayers):
-        if q != p and d.shares[q][c] > other:
-            other = d.shares[q][c]
-    own[0] = d.shares[p][c]
-    rival[0] = other
-
-
-cdef inline int fit_card(const EkState* d, uint64_t* rng) noexcept nogil:
-    """A card turn drawn from a conditional logit over (card, place | protect | grow bottom k),
-    fitted to level 3's card plays (6 players, 2 880 plays; the weights and their fit are in
-    benchmarks/results/2026-11-27-wait4/policy_fit.txt): the mover's shares (own) and the
-    largest rival holding (rival) of the company the use helps, a protect's tile exposed to
-    another company's expansion, the rounds left and the last round.  The space of a place is
-    random; a protect takes an exposed tile when there is one."""
-    cdef const EkTables* T = ek_tables()
-    cdef int p = d.to_move, card, t, b, k, best_a = -1, nr = T.rounds[d.nplayers]
-    cdef uint64_t hm, empty = ek_empty_spaces(d), occupied = 0, soft, exposed, m
-    cdef double v, best_v = -1e300, own, rival
-    cdef double left = (nr - d.round + 1.0) / nr, last = 1.0 if d.round == nr else 0.0
-    for k in range(NCOMP):
-        occupied |= d.tiles[k]
-    hm = d.hand[p]
-    while hm:                                       # best_a: card * CARD_SUBS + KIND_*
-        card = ctz(hm)
-        hm &= hm - 1
-        t = T.card_top[card]
-        own_rival(d, p, t, &own, &rival)
-        if empty and popcount(d.tiles[t]) < MAX_TILES:
-            v = 1.61 + 1.40 * own - 0.40 * rival + gumbel(rng)
-            if v > best_v:
-                best_v = v
-                best_a = card * CARD_SUBS + KIND_PLACE
-        soft = d.tiles[t] & ~d.protected
-        if soft:
-            v = -1.47 + 0.02 * own + 0.31 * rival + gumbel(rng)
-            m = soft
-            while m:
-                if T.neigh[ctz(m)] & occupied & ~d.tiles[t]:
-                    v += 1.23
-                    break
-                m &= m - 1
-            if v > best_v:
-                best_v = v
-                best_a = card * CARD_SUBS + KIND_PROTECT
-        for k in range(CARD_BOTTOMS):
-            b = T.card_bot[card][k]
-            own_rival(d, p, b, &own, &rival)
-            v = (left * (2.43 * own - 0.49 * rival) + last * (-0.64 * own + 0.27 * rival)
-                 + gumbel(rng))
-            if v > best_v:
-                best_v = v
-                best_a = card * CARD_SUBS + KIND_GROW + k
-    card = best_a // CARD_SUBS
-    k = best_a - card * CARD_SUBS
-    t = T.card_top[card]
-    if k == KIND_PLACE:
-        return A_CARD + card * CARD_SUBS + pick_bit(empty, rng)
-    if k == KIND_PROTECT:
-        soft = d.tiles[t] & ~d.protected
-        exposed = 0
-        m = soft
-        while m:
-            if T.neigh[ctz(m)] & occupied & ~d.tiles[t]:
-                exposed |= m & (~m + 1)
-            m &= m - 1
-        return A_CARD + card * CARD_SUBS + SUB_PROTECT + pick_bit(exposed if exposed else soft,
-                                                                  rng)
-    return A_CARD + card * CARD_SUBS + SUB_GROW + (k - KIND_GROW)
-
-
-cdef inline int light_action(EkState* d, uint64_t* rng, double eps, int wait4,
-                              bint fit) noexcept nogil:
+cdef inline int light_action(EkState* d, uint64_t* rng, double eps,
+                              int wait4) noexcept nogil:
     """Informed playout policy (a cheap greedy with epsilon-random moves).  Card turn: score each
     (card, top action | growth) by the mover's stake in the company, pick the best with a little
-    noise, then a random space (`fit`: drawn from the fitted softmax, `fit_card`).  A growth to 4: expand, or wait while `wait4` (> 0) or more
+    noise, then a random space.  A growth to 4: expand, or wait while `wait4` (> 0) or more
     cards are left to play in the game.  Expansion: place, else protect.  Sell when the column
     pays more than a share is worth; buy the share worth most over its price."""
     cdef const EkTables* T = ek_tables()
@@ -219,8 +122,6 @@ cdef inline int light_action(EkState* d, uint64_t* rng, double eps, int wait4,
         n = ek_count_legal(d)
         return ek_nth_legal(d, rng_below(rng, n))
     left = (T.rounds[d.nplayers] - d.round + 1.0) / T.rounds[d.nplayers]
-    if d.step == STEP_CARD and fit:
-        return fit_card(d, rng)
     if d.step == STEP_CARD:
         empty = ek_empty_spaces(d)
         hm = d.hand[p]
@@ -294,8 +195,7 @@ cdef inline int light_action(EkState* d, uint64_t* rng, double eps, int wait4,
 cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut,
                         int wait4) noexcept nogil:
     """Play with the given policy to the end, or (cut > 0) until round `cut` begins; returns
-    the decisions made.  `wait4`: the light policy's (0: it always expands at a growth to 4).
-    POLICY_FIT is the light policy with the fitted card turns."""
+    the decisions made.  `wait4`: the light policy's (0: it always expands at a growth to 4)."""
     cdef int made = 0
     if policy == POLICY_RANDOM and cut == 0:
         return ek_random_playout(d, rng)
@@ -303,6 +203,6 @@ cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut,
         if policy == POLICY_RANDOM:
             ek_apply(d, ek_nth_legal(d, rng_below(rng, ek_count_legal(d))))
         else:
-            ek_apply(d, light_action(d, rng, 0.1, wait4, policy == POLICY_FIT))
+            ek_apply(d, light_action(d, rng, 0.1, wait4))
         made += 1
     return made

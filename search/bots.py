@@ -184,9 +184,6 @@ class ISMCTSBot(Bot):
         wait4: int = param(0, lo=0, hi=MAX_GAME_CARDS,
                            help="playouts wait at a growth to 4 while this many cards or more "
                                 "are left to play in the game (0: they always expand)")
-        playout: str = param("light", choices=("light", "fit"),
-                             help="the playouts' card turns: the light policy's hand-set "
-                                  "scores, or drawn from a softmax fitted to level 3's card plays")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -267,7 +264,6 @@ class ISMCTSBot(Bot):
         s.horizon = p.horizon
         s.plain = p.plain
         s.wait4 = p.wait4
-        s.fit = p.playout == "fit"
         if p.net:
             from search import network
             s.net = network.load_net(p.net)

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from ekonos import State
-from ekonos.rules import ADJACENCY, COMPANIES, DECK, PLAYER_TABLE, Step
+from ekonos.rules import PLAYER_TABLE, Step
 from search._flat import light_move
 from search.bots import make_bot
 
@@ -25,9 +25,9 @@ def test_the_policy_moves_legally_at_every_step(players):
     steps = set()
     for k, st in enumerate(walk(players, 40 + players)):
         view = st.view(st.to_move)
-        for eps, fit in ((0.0, False), (1.0, False), (0.0, True)):
-            a = light_move(view, k, eps, 0, fit)
-            assert view.is_legal(a), (st.step_name, a, fit)
+        for eps in (0.0, 1.0):
+            a = light_move(view, k, eps)
+            assert view.is_legal(a), (st.step_name, a)
         steps.add(st.step_name)
     assert {"card", "sell", "buy"} <= steps
 
@@ -48,62 +48,8 @@ def test_the_policy_reads_only_the_movers_hand_and_public_facts():
             seat = st.to_move
             other = st.copy()
             other.determinize(seat, k + 1)      # every hand the mover cannot see re-dealt
-            for fit in (False, True):
-                moves = {light_move(w, k, 0.0, 0, fit)
-                         for w in (st, st.view(seat), other, other.view(seat))}
-                assert len(moves) == 1, (players, k, st.step_name, fit)
-
-
-def card_use(view: State, action: int) -> str:
-    """place, protect or grow: what a card-turn action does with its card (`move_text`)."""
-    words = view.move_text(action).split()
-    return words[2] if words[2] in ("place", "protect") else "grow"
-
-
-def test_the_fitted_card_turns_are_drawn_and_follow_the_fit():
-    """The fitted policy samples (seeds give different cards and uses) and its weights point
-    where level 3 plays: when it plays a card whose top company it holds many shares of, none
-    of its bottoms, it places that company's tile; with shares of the bottoms only, it grows
-    them."""
-    st = State.new(4, seed=8)
-    seat = st.to_move
-    view = st.view(seat)
-    assert len({light_move(view, s, 0.0, 0, True) for s in range(40)}) > 5
-    cards = [c - 1 for c in st.hand(seat)]            # numbers from 1, actions from 0
-    card = DECK[cards[0]]
-    for held, expected in (((card.top,), "place"), (card.bottom, "grow")):
-        d = st.to_dict()
-        for c in held:                                # 4 shares, and so the presidency
-            d["shares"][COMPANIES[c]][seat] = 4
-            d["president"][COMPANIES[c]] = seat
-        pos = State.from_dict(d)
-        uses = [card_use(pos, a) for a in (light_move(pos.view(seat), s, 0.0, 0, True)
-                                           for s in range(3000))
-                if a // 74 == cards[0]]
-        assert uses.count(expected) > 0.9 * len(uses) >= 9, (held, uses)
-
-
-def test_a_fitted_protect_takes_a_tile_next_to_another_company():
-    """Of a company's unprotected tiles, the fitted policy protects one that another
-    company's expansion could take (level 3's protects, protect.txt) when there is one."""
-    found = 0
-    for seed in range(20, 60):
-        for k, st in enumerate(walk(6, seed)):
-            if st.step is not Step.CARD or st.round < 2:
-                continue
-            view = st.view(st.to_move)
-            a = light_move(view, k, 0.0, 0, True)
-            if card_use(view, a) != "protect":
-                continue
-            space = view.move_text(a).split()[-1]
-            top = DECK[a // 74].top
-            soft = [s for s in st.tiles(top) if not st.is_protected(s)]
-            rival = {s for c in range(6) if c != top for s in st.tiles(c)}
-            exposed = [s for s in soft if set(ADJACENCY[s]) & rival]
-            if exposed:
-                assert int(space) in exposed, (seed, k, space, exposed)
-                found += 1
-    assert found >= 5
+            moves = {light_move(w, k) for w in (st, st.view(seat), other, other.view(seat))}
+            assert len(moves) == 1, (players, k, st.step_name)
 
 
 def cards_left(st: State) -> int:
@@ -125,18 +71,6 @@ def test_at_a_growth_to_4_the_policy_waits_from_wait4_cards_left_and_else_expand
         for wait4 in (1, max(left, 1), left + 1, 75):   # 0 would mean: never wait
             expected = "wait" if left >= wait4 else "expand"
             assert view.move_text(light_move(view, k, 0.0, wait4)) == expected, (left, wait4)
-
-
-def test_the_search_hands_its_policy_to_its_playouts():
-    """`playout=fit` draws the playouts' card turns from the fitted softmax: another tree;
-    light is the default (the same tree)."""
-    st = State.new(4, seed=12)
-    view = st.view(st.to_move)
-    found = {spec: [(m["action"], m["visits"]) for m in make_bot(spec, seed=5).analyse(view).moves]
-             for spec in ("ismcts:iterations=2000", "ismcts:iterations=2000,playout=light",
-                          "ismcts:iterations=2000,playout=fit")}
-    assert found["ismcts:iterations=2000"] == found["ismcts:iterations=2000,playout=light"]
-    assert found["ismcts:iterations=2000"] != found["ismcts:iterations=2000,playout=fit"]
 
 
 def test_the_search_hands_wait4_to_its_playouts():
