@@ -55,14 +55,6 @@ def chosen(acts, a):
     return acts.index((card, use))
 
 
-games = pickle.load(open(OUT + "/games_0_40.pkl", "rb"))
-data = [[], []]
-for gi, rec in enumerate(games):
-    for st, a in rec:
-        X, acts, light = features(st)
-        data[gi % 2].append((X, chosen(acts, a), light))
-
-
 def nll(w, rows, col=None):
     tot = 0.0
     for X, i, light in rows:
@@ -80,24 +72,36 @@ def grad(w, rows):
     return g / len(rows)
 
 
-train, test = data
-print(f"plays: {len(train)} fit, {len(test)} held out")
-uni = np.mean([np.log(len(X)) for X, _, _ in test])
-print(f"uniform over the candidates: {uni:.3f}")
-best = min((nll([b], train, "light"), b) for b in (0.1, 0.2, 0.3, 0.5, 1, 2, 4))
-print(f"light policy's score, temperature fitted (beta {best[1]}): "
-      f"{nll([best[1]], test, 'light'):.3f}")
-res = minimize(nll, np.zeros(len(NAMES)), args=(train,), jac=grad, method="L-BFGS-B")
-print(f"fitted logit: {res.fun:.3f} on the fit, {nll(res.x, test):.3f} held out")
-for name, w in zip(NAMES, res.x):
-    print(f"  {name:18s} {w:+.2f}")
-keep = [i for i, m in enumerate(NAMES) if not m.startswith("trigger")]
-sub = lambda rows: [(X[:, keep], i, light) for X, i, light in rows]
-res2 = minimize(nll, np.zeros(len(keep)), args=(sub(train),), jac=grad, method="L-BFGS-B")
-print(f"without the trigger terms: {res2.fun:.3f} on the fit, {nll(res2.x, sub(test)):.3f} "
-      "held out")
-allrows = sub(train + test)
-res3 = minimize(nll, np.zeros(len(keep)), args=(allrows,), jac=grad, method="L-BFGS-B")
-print(f"the same on every play (the weights the policy uses): {res3.fun:.3f}")
-for i, w in zip(keep, res3.x):
-    print(f"  {NAMES[i]:18s} {w:+.3f}")
+def main():
+    """The fits, printed (policy_fit.txt); policy_fit2.py imports the rest."""
+    games = pickle.load(open(OUT + "/games_0_40.pkl", "rb"))
+    data = [[], []]
+    for gi, rec in enumerate(games):
+        for st, a in rec:
+            X, acts, light = features(st)
+            data[gi % 2].append((X, chosen(acts, a), light))
+    train, test = data
+    print(f"plays: {len(train)} fit, {len(test)} held out")
+    uni = np.mean([np.log(len(X)) for X, _, _ in test])
+    print(f"uniform over the candidates: {uni:.3f}")
+    best = min((nll([b], train, "light"), b) for b in (0.1, 0.2, 0.3, 0.5, 1, 2, 4))
+    print(f"light policy's score, temperature fitted (beta {best[1]}): "
+          f"{nll([best[1]], test, 'light'):.3f}")
+    res = minimize(nll, np.zeros(len(NAMES)), args=(train,), jac=grad, method="L-BFGS-B")
+    print(f"fitted logit: {res.fun:.3f} on the fit, {nll(res.x, test):.3f} held out")
+    for name, w in zip(NAMES, res.x):
+        print(f"  {name:18s} {w:+.2f}")
+    keep = [i for i, m in enumerate(NAMES) if not m.startswith("trigger")]
+    sub = lambda rows: [(X[:, keep], i, light) for X, i, light in rows]
+    res2 = minimize(nll, np.zeros(len(keep)), args=(sub(train),), jac=grad, method="L-BFGS-B")
+    print(f"without the trigger terms: {res2.fun:.3f} on the fit, {nll(res2.x, sub(test)):.3f} "
+          "held out")
+    allrows = sub(train + test)
+    res3 = minimize(nll, np.zeros(len(keep)), args=(allrows,), jac=grad, method="L-BFGS-B")
+    print(f"the same on every play (the weights the policy uses): {res3.fun:.3f}")
+    for i, w in zip(keep, res3.x):
+        print(f"  {NAMES[i]:18s} {w:+.3f}")
+
+
+if __name__ == "__main__":
+    main()
