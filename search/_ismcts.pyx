@@ -113,6 +113,7 @@ cdef class Searcher:
         self.plain = 0
         self.forced = -1
         self.wait4 = 0
+        self.wait4from = 2
         self.rollout = 1
         self.net_obj = None
 
@@ -283,8 +284,9 @@ cdef class Searcher:
                 cut = self.root.round + self.horizon
                 if self.net_obj is None and not has_cell(&self.model, &d, cut):
                     cut = 0                                 # no model there: play to the end
-            self.decisions_simulated += playout(&d, POLICY_LIGHT, self.rng, cut,
-                                                self.wait4)
+            self.decisions_simulated += playout(
+                &d, POLICY_LIGHT, self.rng, cut,
+                self.wait4 if d.nplayers >= self.wait4from else 0)
         if d.step == STEP_OVER:
             outcome(&d, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         elif self.net_obj is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ekonos import State
 from ekonos.errors import EkonosError
-from ekonos.rules import MAX_TILES, NUM_COMPANIES, PLAYER_TABLE, Step
+from ekonos.rules import MAX_PLAYERS, MAX_TILES, MIN_PLAYERS, NUM_COMPANIES, PLAYER_TABLE, Step
 from search import evaluation, memory, roots
 from search._flat import flat_search
 from search._ismcts import EVAL_MAX_ROUNDS, Searcher
@@ -184,6 +184,9 @@ class ISMCTSBot(Bot):
         wait4: int = param(0, lo=0, hi=MAX_GAME_CARDS,
                            help="playouts wait at a growth to 4 while this many cards or more "
                                 "are left to play in the game (0: they always expand)")
+        wait4from: int = param(MIN_PLAYERS, lo=MIN_PLAYERS, hi=MAX_PLAYERS,
+                               help="wait4 applies in games of this many players or more "
+                                    "(2: in every game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -264,6 +267,7 @@ class ISMCTSBot(Bot):
         s.horizon = p.horizon
         s.plain = p.plain
         s.wait4 = p.wait4
+        s.wait4from = p.wait4from
         if p.net:
             from search import network
             s.net = network.load_net(p.net)

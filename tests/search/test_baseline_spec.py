@@ -95,13 +95,13 @@ def test_the_references_write_every_parameter():
     # `model` in baseline's, which has no horizon and reads none; linear names its model.  The
     # value network came later: no reference reads one (`net` empty: none; `rollout` means
     # something only with a net), nor waits at a growth to 4 in its playouts (`wait4` came
-    # later too; 0: they always expand, as then), pinned here so that a later default cannot
-    # reach them
+    # later too; 0: they always expand, as then, and `wait4from` only says where wait4 counts),
+    # pinned here so that a later default cannot reach them
     for text in (BASELINE, LINEAR):
         params = parse_params(text)[1]
         assert params.net == "" and params.rollout == 1 and params.wait4 == 0
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {"time", "net", "rollout",
-                                                                      "wait4"}
+                                                                      "wait4", "wait4from"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
         assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == written
 
@@ -111,7 +111,8 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     (or, for one that is off unless named, like `net`, pin it in
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
-        ["iterations", "time", "c", "workers", "horizon", "plain", "root", "wait4", "model",
+        ["iterations", "time", "c", "workers", "horizon", "plain", "root", "wait4", "wait4from",
+         "model",
          "net", "rollout"]
 
 

@@ -88,6 +88,25 @@ def test_the_search_hands_wait4_to_its_playouts():
     assert found["ismcts:iterations=3000"] != found["ismcts:iterations=3000,wait4=36"]
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_wait4_counts_only_from_wait4from_players(players):
+    """`wait4from=N`: the playouts wait as `wait4` says in games of N players or more, and in
+    smaller games always expand (the same tree as without wait4)."""
+    st = State.new(players, seed=11)
+    view = st.view(st.to_move)
+
+    def found(params):
+        bot = make_bot("ismcts:iterations=3000," + params, seed=5)
+        return [(m["action"], m["visits"]) for m in bot.analyse(view).moves]
+
+    never, wait = found("wait4=0"), found("wait4=60")
+    assert never != wait                                  # waiting matters in this position
+    assert found("wait4=60,wait4from=2") == wait          # 2: every game, the default
+    assert found(f"wait4=60,wait4from={players}") == wait
+    if players < 6:
+        assert found(f"wait4=60,wait4from={players + 1}") == never
+
+
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
     st = State.new(3, seed=5)
     with pytest.raises(ValueError, match="hand of the seat to move is unknown"):
