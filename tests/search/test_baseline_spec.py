@@ -117,14 +117,19 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():
-    assert ISMCTSBot.Params() == parse_params(LEVELS[3])[1]
-    assert spec_text("ismcts") == spec_text("level3")
+    # but for the levels' 6-player wait (wait4=30,wait4from=6), which the default leaves out so
+    # that a spec recorded without it still means what it played
+    no_wait = dict(wait4=0, wait4from=2)
+    assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **no_wait)
+    assert spec_text("ismcts").replace(",model=", ",wait4=30,wait4from=6,model=") == \
+        spec_text("level3")
     # linear is level 4 as long as the shipped model is the one linear names
     assert parse_params("linear")[1] == dataclasses.replace(parse_params(LEVELS[4])[1],
-                                                            model=ISMCTSBot.FORMER_MODEL)
+                                                            model=ISMCTSBot.FORMER_MODEL,
+                                                            **no_wait)
     assert parse_params(LEVELS[3])[1] == dataclasses.replace(
         parse_params("baseline")[1], iterations=25000, horizon=1, plain=1, c=0.3,
-        root="halving")
+        root="halving", wait4=30, wait4from=6)
 
 
 @pytest.mark.parametrize("recorded, means", [
@@ -132,7 +137,8 @@ def test_the_default_search_is_level_3_and_linear_is_level_4():
     ("ismcts:iterations=10000,c=0.7", NOW),                   # baseline's canonical text then
     ("ismcts:iterations=200,c=0.7", LEVELS[1]),               # level 1's
     ("ismcts:iterations=25000,c=0.3,horizon=1,plain=1,root=halving",
-     LEVELS[3] + ",model=" + ISMCTSBot.FORMER_MODEL),
+     "ismcts:iterations=25000,c=0.3,horizon=1,plain=1,root=halving,model="
+     + ISMCTSBot.FORMER_MODEL),
     ("ismcts:iterations=5000,horizon=1,plain=1", "ismcts:iterations=5000,c=0.7,horizon=1,"
      "plain=1,root=uct,model=" + ISMCTSBot.FORMER_MODEL),
     ("ismcts:time=0.5,c=0.7", "ismcts:time=0.5,c=0.7,horizon=0,plain=0,root=uct"),
