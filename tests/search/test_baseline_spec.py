@@ -112,8 +112,7 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "horizon", "plain", "root", "wait4", "wait4from",
-         "model",
-         "net", "rollout"]
+         "model", "net", "rollout"]
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():
