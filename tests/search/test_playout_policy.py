@@ -73,38 +73,32 @@ def test_at_a_growth_to_4_the_policy_waits_from_wait4_cards_left_and_else_expand
             assert view.move_text(light_move(view, k, 0.0, wait4)) == expected, (left, wait4)
 
 
+def root_visits(players: int, params: str) -> list[tuple[int, int]]:
+    """(action, visits) of each root move of a 3 000-iteration search with `params` (text after
+    `ismcts:iterations=3000`) from the first decision of a `players`-player game (seed 11)."""
+    st = State.new(players, seed=11)
+    bot = make_bot("ismcts:iterations=3000" + params, seed=5)
+    return [(m["action"], m["visits"]) for m in bot.analyse(st.view(st.to_move)).moves]
+
+
 def test_the_search_hands_wait4_to_its_playouts():
     """From the first decision of a 6-player game, the first round's playouts meet growths to
     4 with 36 or more cards left: waiting there changes what the search finds; wait4=0 is the
     default (the same tree)."""
-    st = State.new(6, seed=11)
-    view = st.view(st.to_move)
-    found = {}
-    for spec in ("ismcts:iterations=3000", "ismcts:iterations=3000,wait4=0",
-                 "ismcts:iterations=3000,wait4=36"):
-        found[spec] = [(m["action"], m["visits"])
-                       for m in make_bot(spec, seed=5).analyse(view).moves]
-    assert found["ismcts:iterations=3000"] == found["ismcts:iterations=3000,wait4=0"]
-    assert found["ismcts:iterations=3000"] != found["ismcts:iterations=3000,wait4=36"]
+    assert root_visits(6, "") == root_visits(6, ",wait4=0")
+    assert root_visits(6, "") != root_visits(6, ",wait4=36")
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_wait4_counts_only_from_wait4from_players(players):
     """`wait4from=N`: the playouts wait as `wait4` says in games of N players or more, and in
     smaller games always expand (the same tree as without wait4)."""
-    st = State.new(players, seed=11)
-    view = st.view(st.to_move)
-
-    def found(params):
-        bot = make_bot("ismcts:iterations=3000," + params, seed=5)
-        return [(m["action"], m["visits"]) for m in bot.analyse(view).moves]
-
-    never, wait = found("wait4=0"), found("wait4=60")
+    never, wait = root_visits(players, ",wait4=0"), root_visits(players, ",wait4=60")
     assert never != wait                                  # waiting matters in this position
-    assert found("wait4=60,wait4from=2") == wait          # 2: every game, the default
-    assert found(f"wait4=60,wait4from={players}") == wait
+    assert root_visits(players, ",wait4=60,wait4from=2") == wait   # 2: every game, the default
+    assert root_visits(players, f",wait4=60,wait4from={players}") == wait
     if players < 6:
-        assert found(f"wait4=60,wait4from={players + 1}") == never
+        assert root_visits(players, f",wait4=60,wait4from={players + 1}") == never
 
 
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
