@@ -18,7 +18,7 @@ from ekonos import State
 from ekonos.errors import EkonosError
 from ekonos.rules import PLAYER_TABLE, Step
 from search import evaluation
-from search.bots import BASELINE, parse_params
+from search.bots import BASELINE, parse_params, spec_text
 from search.lab.suite import (BuildParams, Suite, build_suite, fill_references, load_suite,
                               new_suite, pool, quotas, reference_of, resume_suite,
                               sample_positions)
@@ -205,14 +205,21 @@ def test_build_params_are_checked():
             tiny(**bad)
 
 
+def level4_at(iterations: int) -> str:
+    """Level 4's canonical spec, every parameter written, at the suite's `iterations`."""
+    text = spec_text("level4")
+    assert text.startswith("ismcts:iterations=75000,c=0.3,horizon=1,plain=1,root=halving,")
+    assert text.endswith(f",model={evaluation.SHIPPED}")
+    return text.replace("iterations=75000", f"iterations={iterations}")
+
+
 def test_another_judge_scores_the_same_positions():
     """--reference changes the judge and nothing else: the same positions, other values, the
     judge written out in full (a level's meaning may change later), `baseline` by default."""
     plain = tiny(positions=4, seeds=1)
     judged = tiny(positions=4, seeds=1, reference="level4")
     assert plain.reference == BASELINE
-    assert judged.reference == ("ismcts:iterations=400,c=0.3,horizon=1,plain=1,root=halving,"
-                                f"wait4=30,wait4from=6,model={evaluation.SHIPPED}")
+    assert judged.reference == level4_at(400)
     a, b = new_suite(plain), new_suite(judged)
     assert [p["position"] for p in a.positions] == [p["position"] for p in b.positions]
     fill_references(a), fill_references(b)
@@ -304,8 +311,7 @@ def test_build_with_another_judge_by_command(tmp_path):
             "--reference", "level4", "-q")
     assert r.exit_code == 0, r.output
     built = load_suite(path)
-    judge = ("ismcts:iterations=200,c=0.3,horizon=1,plain=1,root=halving,wait4=30,wait4from=6,"
-             f"model={evaluation.SHIPPED}")
+    judge = level4_at(200)
     assert built.params.reference == judge and len(built.complete()) == 2
     assert built.command.endswith(f"--seeds 1 --reference {judge} --positions 2 -p 2 --seed 0")
     assert run("suite", "build", "-o", path, "--resume", "-r", "level4", "-q").exit_code == 0
