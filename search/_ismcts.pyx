@@ -48,7 +48,7 @@ from ekonos._core cimport (EkState, CoreState, ek_legal, ek_apply, ek_determiniz
                            ek_legal_card, rng_seed, rng_below, rng_next,
                            NUM_ACTIONS, NCARDS, CARD_SUBS, A_CARD, MAX_LEGAL, MAXP,
                            STEP_CARD, STEP_BUY, STEP_OVER, NCOMP, A_BUY, SOLD_UNDOABLE)
-from search._playout cimport outcome, playout, REWARD_BLEND, POLICY_LIGHT
+from search._playout cimport outcome, playout, REWARD_BLEND, POLICY_LIGHT, LIGHT_EPS
 from search._eval cimport (EvalModel, NFEAT, MAX_ROUNDS, MAX_BETA, company_features, evaluate,
                            has_cell)
 from search._net cimport Net, NetWeights, fill_model, net_evaluate
@@ -114,6 +114,8 @@ cdef class Searcher:
         self.forced = -1
         self.wait4 = 0
         self.wait4from = 2
+        self.eps = LIGHT_EPS
+        self.epsmask = -1
         self.rollout = 1
         self.net_obj = None
 
@@ -286,7 +288,8 @@ cdef class Searcher:
                     cut = 0                                 # no model there: play to the end
             self.decisions_simulated += playout(
                 &d, POLICY_LIGHT, self.rng, cut,
-                self.wait4 if d.nplayers >= self.wait4from else 0)
+                self.wait4 if d.nplayers >= self.wait4from else 0,
+                self.eps if (self.epsmask >> d.nplayers) & 1 else LIGHT_EPS)
         if d.step == STEP_OVER:
             outcome(&d, REWARD_BLEND, BLEND, SCALE, reward, win, score)
         elif self.net_obj is not None:

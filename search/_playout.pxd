@@ -36,6 +36,12 @@ cdef enum:
     POLICY_RANDOM = 0
     POLICY_LIGHT = 1
 
+cdef extern from *:
+    """
+    #define LIGHT_EPS 0.1   /* the light playouts' rate of uniformly random moves (`eps`) */
+    """
+    const double LIGHT_EPS
+
 
 cdef inline void outcome(const EkState* d, int kind, double blend, double scale,
                          double* reward, double* win, double* score) noexcept nogil:
@@ -192,10 +198,11 @@ cdef inline int light_action(EkState* d, uint64_t* rng, double eps,
     return ek_nth_legal(d, rng_below(rng, n))
 
 
-cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut,
-                        int wait4) noexcept nogil:
+cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut, int wait4,
+                        double eps=LIGHT_EPS) noexcept nogil:
     """Play with the given policy to the end, or (cut > 0) until round `cut` begins; returns
-    the decisions made.  `wait4`: the light policy's (0: it always expands at a growth to 4)."""
+    the decisions made.  `wait4` and `eps`: the light policy's (0: it always expands at a growth
+    to 4; its rate of uniformly random moves)."""
     cdef int made = 0
     if policy == POLICY_RANDOM and cut == 0:
         return ek_random_playout(d, rng)
@@ -203,6 +210,6 @@ cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut,
         if policy == POLICY_RANDOM:
             ek_apply(d, ek_nth_legal(d, rng_below(rng, ek_count_legal(d))))
         else:
-            ek_apply(d, light_action(d, rng, 0.1, wait4))
+            ek_apply(d, light_action(d, rng, eps, wait4))
         made += 1
     return made

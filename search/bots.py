@@ -187,6 +187,12 @@ class ISMCTSBot(Bot):
         wait4from: int = param(MIN_PLAYERS, lo=MIN_PLAYERS, hi=MAX_PLAYERS,
                                help="wait4 applies in games of this many players or more "
                                     "(2: in every game)")
+        eps: float = param(0.1, lo=0, hi=1, help="the light playouts' rate of uniformly random "
+                                                 "moves")
+        epsfor: str = param("", help="eps applies in games of these player counts (digits, e.g. "
+                                     "4 or 56); in others the playouts use 0.1",
+                            values="player counts as digits from 2 to 6, each once "
+                                   "(not given: every game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -201,6 +207,10 @@ class ISMCTSBot(Bot):
 
         def __post_init__(self) -> None:
             super().__post_init__()
+            counts = self.epsfor
+            if any(n not in "23456" for n in counts) or len(set(counts)) < len(counts):
+                raise SpecError(f"epsfor must be player counts as digits from 2 to 6, each once "
+                                f"(e.g. 4 or 56), got {counts!r}")
             if self.horizon and not self.model and not self.net:  # the shipped model, named:
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
             if self.model:
@@ -268,6 +278,8 @@ class ISMCTSBot(Bot):
         s.plain = p.plain
         s.wait4 = p.wait4
         s.wait4from = p.wait4from
+        s.eps = p.eps
+        s.epsmask = sum(1 << int(n) for n in p.epsfor) if p.epsfor else -1
         if p.net:
             from search import network
             s.net = network.load_net(p.net)
@@ -339,7 +351,9 @@ class CheatBot(ISMCTSBot):
 #: are the default search at two budgets: the learned evaluation after one round (horizon=1), no
 #: pointless buy-back (plain=1), less exploration (c=0.3) and sequential halving at the root;
 #: with 6 players only, their playouts wait at a growth to 4 while 30 or more cards are left
-#: (wait4=30,wait4from=6: won with 6 players, lost ground with 2 and 4; docs/strength.md).
+#: (wait4=30,wait4from=6: won with 6 players, lost ground with 2 and 4; docs/strength.md), and
+#: with 4 players only, they play fewer uniformly random moves (eps=0.03,epsfor=4: won with 4
+#: players, lost with 2).
 #: A level is kept only when the arena shows it above the one below; the evidence is in
 #: docs/strength.md ("The levels" and each idea's section), the raw results in
 #: benchmarks/results/.  Change a level the same way: a new spec measured against the one it
@@ -347,11 +361,11 @@ class CheatBot(ISMCTSBot):
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
 define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
 define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
-SIX_PLAYER_WAIT = dict(wait4=30, wait4from=6)
+BY_PLAYER_COUNT = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4")
 define_level(3, "ismcts", iterations=25000, c=0.3, horizon=1, plain=1, root="halving",
-             **SIX_PLAYER_WAIT)
+             **BY_PLAYER_COUNT)
 define_level(4, "ismcts", iterations=75000, c=0.3, horizon=1, plain=1, root="halving",
-             **SIX_PLAYER_WAIT)
+             **BY_PLAYER_COUNT)
 #: Level 5 was level 4 with four times its budget: +4 Elo [-41, +49] against it in 194 games,
 #: thinking four times as long; two other searches at its think time did no better
 #: (docs/strength.md, "Level 5, retired").  A level returns only when the arena shows it above

@@ -101,6 +101,18 @@ def test_wait4_counts_only_from_wait4from_players(players):
         assert root_visits(players, f",wait4=60,wait4from={players + 1}") == never
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_eps_counts_only_in_epsfor_games(players):
+    """`eps=E`: the light playouts' rate of random moves (0.1, the default: the same tree);
+    `epsfor=DIGITS` keeps it to games of those player counts (in others: 0.1)."""
+    light, less = root_visits(players, ""), root_visits(players, ",eps=0.03")
+    assert root_visits(players, ",eps=0.1") == light
+    assert less != light                                  # the rate matters in this position
+    others = "".join(str(n) for n in range(2, 7) if n != players)
+    assert root_visits(players, f",eps=0.03,epsfor={players}") == less
+    assert root_visits(players, f",eps=0.03,epsfor={others}") == light
+
+
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
     st = State.new(3, seed=5)
     with pytest.raises(ValueError, match="hand of the seat to move is unknown"):
