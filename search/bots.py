@@ -207,8 +207,8 @@ class ISMCTSBot(Bot):
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            counts = self.epsfor
-            if any(n not in "23456" for n in counts) or len(set(counts)) < len(counts):
+            counts, allowed = self.epsfor, "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
+            if any(n not in allowed for n in counts) or len(set(counts)) < len(counts):
                 raise SpecError(f"epsfor must be player counts as digits from 2 to 6, each once "
                                 f"(e.g. 4 or 56), got {counts!r}")
             if self.horizon and not self.model and not self.net:  # the shipped model, named:

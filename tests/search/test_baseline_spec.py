@@ -120,18 +120,18 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
 def test_the_default_search_is_level_3_and_linear_is_level_4():
     # but for the levels' 6-player wait and 4-player rate of random moves, which the default
     # leaves out so that a spec recorded without them still means what it played
-    wait = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4")
-    no_wait = {name: getattr(ISMCTSBot.Params(), name) for name in wait}
-    assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **no_wait)
-    written = "".join(f",{name}={value}" for name, value in wait.items())
+    by_count = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4")
+    defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
+    assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
+    written = "".join(f",{name}={value}" for name, value in by_count.items())
     assert spec_text("ismcts").replace(",model=", written + ",model=") == spec_text("level3")
     # linear is level 4 as long as the shipped model is the one linear names
     assert parse_params("linear")[1] == dataclasses.replace(parse_params(LEVELS[4])[1],
                                                             model=ISMCTSBot.FORMER_MODEL,
-                                                            **no_wait)
+                                                            **defaults)
     assert parse_params(LEVELS[3])[1] == dataclasses.replace(
         parse_params("baseline")[1], iterations=25000, horizon=1, plain=1, c=0.3,
-        root="halving", **wait)
+        root="halving", **by_count)
 
 
 @pytest.mark.parametrize("recorded, means", [
