@@ -460,6 +460,8 @@ def company_features_of(CoreState st):
 NODE_BYTES = sizeof(Node)
 #: The most nodes a tree may hold whatever the memory (node indices are C ints).
 MAX_NODES = NODE_LIMIT
+#: The light playouts' rate of uniformly random moves where `eps` does not apply.
+PLAYOUT_EPS = LIGHT_EPS
 
 EVAL_FEATURES = NFEAT
 EVAL_MAX_ROUNDS = MAX_ROUNDS

@@ -25,7 +25,7 @@ from ekonos.errors import EkonosError
 from ekonos.rules import MAX_PLAYERS, MAX_TILES, MIN_PLAYERS, NUM_COMPANIES, PLAYER_TABLE, Step
 from search import evaluation, memory, roots
 from search._flat import flat_search
-from search._ismcts import EVAL_MAX_ROUNDS, Searcher
+from search._ismcts import EVAL_MAX_ROUNDS, PLAYOUT_EPS, Searcher
 from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, RETIRED,
                              Bot, BotParams, SpecError, always, define_level, define_named,
@@ -187,10 +187,10 @@ class ISMCTSBot(Bot):
         wait4from: int = param(MIN_PLAYERS, lo=MIN_PLAYERS, hi=MAX_PLAYERS,
                                help="wait4 applies in games of this many players or more "
                                     "(2: in every game)")
-        eps: float = param(0.1, lo=0, hi=1, help="the light playouts' rate of uniformly random "
-                                                 "moves")
+        eps: float = param(PLAYOUT_EPS, lo=0, hi=1,
+                           help="the light playouts' rate of uniformly random moves")
         epsfor: str = param("", help="eps applies in games of these player counts (digits, e.g. "
-                                     "4 or 56); in others the playouts use 0.1",
+                                     f"4 or 56); in others the playouts use {PLAYOUT_EPS}",
                             values="player counts as digits from 2 to 6, each once "
                                    "(not given: every game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
