@@ -43,6 +43,9 @@ TRACK_TOP = 6
 #: The most cards a game deals in all (R2: 75, with 5 players).
 MAX_GAME_CARDS = max(n * t.cards * t.rounds for n, t in PLAYER_TABLE.items())
 POLICIES = ("random", "light")
+#: The player counts as the digits a parameter such as `epsfor` lists them by.
+PLAYER_DIGITS = "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
+PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYERS}, each once"
 
 
 def _check_view(view: State) -> None:
@@ -191,8 +194,7 @@ class ISMCTSBot(Bot):
                            help="the light playouts' rate of uniformly random moves")
         epsfor: str = param("", help="eps applies in games of these player counts (digits, e.g. "
                                      f"4 or 56); in others the playouts use {PLAYOUT_EPS}",
-                            values="player counts as digits from 2 to 6, each once "
-                                   "(not given: every game)")
+                            values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -207,9 +209,9 @@ class ISMCTSBot(Bot):
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            counts, allowed = self.epsfor, "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
-            if any(n not in allowed for n in counts) or len(set(counts)) < len(counts):
-                raise SpecError(f"epsfor must be player counts as digits from 2 to 6, each once "
+            counts = self.epsfor
+            if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
+                raise SpecError(f"epsfor must be {PLAYER_DIGITS_TEXT} "
                                 f"(e.g. 4 or 56), got {counts!r}")
             if self.horizon and not self.model and not self.net:  # the shipped model, named:
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
