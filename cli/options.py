@@ -69,6 +69,23 @@ def level_option(default: int | None = None, help: str | None = None) -> Decorat
                         help=help)
 
 
+class SprtBounds(click.ParamType):
+    """ELO0,ELO1 with ELO0 < ELO1."""
+
+    name = "ELO0,ELO1"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        try:
+            a, b = (float(x) for x in str(value).split(","))
+        except ValueError:
+            self.fail(f"{value!r} is not two numbers ELO0,ELO1 (e.g. 0,10).", param, ctx)
+        if not (abs(a) < 2000 and abs(b) < 2000 and a < b):
+            self.fail(f"{value!r}: need finite ELO0 < ELO1.", param, ctx)
+        return (a, b)
+
+
 class FiniteFloatRange(click.FloatRange):
     """click.FloatRange that also refuses NaN and the infinities: NaN compares with nothing, so
     a plain FloatRange lets it through (`hint --time nan` then never returned)."""

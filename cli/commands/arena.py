@@ -17,8 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.commands.progress import RunProgress, backend_options
-from cli.options import (FiniteFloatRange, example, json_option, players_option, seed_option,
-                         variant_option)
+from cli.options import (FiniteFloatRange, SprtBounds, example, json_option, players_option,
+                         seed_option, variant_option)
 from search.lab.arena import SPRT_GAMES, Snapshot, bot_threads, run_arena, seat_scores, split_label
 from search.lab.backends import make_backend
 from search.bots import spec_help
@@ -26,23 +26,6 @@ from search.lab.ratings import elo_between
 
 #: Exit status after Ctrl-C (the partial result is printed first).
 INTERRUPTED = 130
-
-
-class SprtBounds(click.ParamType):
-    """ELO0,ELO1 with ELO0 < ELO1."""
-
-    name = "ELO0,ELO1"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        try:
-            a, b = (float(x) for x in str(value).split(","))
-        except ValueError:
-            self.fail(f"{value!r} is not two numbers ELO0,ELO1 (e.g. 0,10).", param, ctx)
-        if not (abs(a) < 2000 and abs(b) < 2000 and a < b):
-            self.fail(f"{value!r}: need finite ELO0 < ELO1.", param, ctx)
-        return (a, b)
 
 
 PROBABILITY = FiniteFloatRange(0, 0.5, min_open=True, max_open=True)

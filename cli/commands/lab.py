@@ -13,7 +13,7 @@ from cli.errors import InputError
 from cli.storage import MAX_RECORD_BYTES
 from ekonos.errors import EkonosError
 from ekonos.files import read_json_file
-from cli.options import example, json_option, players_option, seed_option
+from cli.options import SprtBounds, example, json_option, players_option, seed_option
 from search.lab import pointless_moves, pool_sprt, suite_pairs, think_time
 
 
@@ -39,26 +39,31 @@ def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
 
 @lab.command("pool-sprt", epilog=example(
     "ekonos lab pool-sprt A.json B.json",
-    "ekonos lab pool-sprt A.json B.json --spec level5=ismcts:iterations=300000,horizon=1"))
+    "ekonos lab pool-sprt A.json B.json --spec level5=ismcts:iterations=300000,horizon=1",
+    "ekonos lab pool-sprt C.json D.json --sprt 0,30"))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
               help="What a label names where a file does not say (a level, in files written "
                    "before the arena recorded specs).")
-def pool_sprt_cmd(runs, specs: tuple[str, ...]) -> None:
-    """Pool the SPRT of RUNS (`arena --sprt --json` files of one test, shards on new deals) and
-    print the pooled test after each file: games, LLR against its bounds, Elo with its 95%
-    interval, and the state (H1, H0 or continue)."""
+@click.option("--sprt", "bounds", type=SprtBounds(), default=None,
+              help="The test to pool into, whatever the runs' own bounds (needed when none of "
+                   "them ran --sprt).")
+def pool_sprt_cmd(runs, specs: tuple[str, ...], bounds: tuple[float, float] | None) -> None:
+    """Pool the SPRT of RUNS (`arena --json` files of one pair of bots, shards on new deals:
+    runs with --sprt, and runs without it that kept their units) and print the pooled test
+    after each file: games, LLR against its bounds, Elo with its 95% interval, and the state
+    (H1, H0 or continue)."""
     try:
         given = pool_sprt.parse_given(specs)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     data = _read_json(runs, "`arena --json` result", pool_sprt.MAX_RESULT_BYTES)
     try:
-        lines = pool_sprt.report([str(f) for f in runs], data, given)
+        lines = pool_sprt.report([str(f) for f in runs], data, given, bounds)
     except ValueError as e:                     # pool_sprt says which run and why
         raise InputError(str(e)) from None
     except (KeyError, TypeError) as e:          # a record missing a field, or of a wrong type
-        raise InputError(f"not arena --sprt --json results of one test "
+        raise InputError(f"not arena --json results of one test "
                          f"({type(e).__name__}: {e})") from None
     for line in lines:
         click.echo(line)

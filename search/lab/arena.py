@@ -41,7 +41,7 @@ from ekonos.errors import EkonosError
 from search.lab.backends import Backend, Ordered, make_backend
 from search.bots import derive_seed, make_bot, parse_params, parse_spec, spec_text
 from search.lab.ratings import elo_between, plackett_luce
-from search.lab.sprt import Sprt, sprt as new_sprt
+from search.lab.sprt import Sprt, sprt as new_sprt, tally
 
 Z95 = 1.959963984540054
 SPRT_GAMES = 20000
@@ -262,6 +262,15 @@ def summarize(games: list[dict], entrants: list[str], players: int) -> dict:
             "ratings": ratings(games, entrants, players)}
 
 
+def whole_blocks(games: list[dict], entrants: list[str], players: int) -> list[list]:
+    """The blocks of `games` that are whole (all `players` games of one deal: a run stopped by
+    Ctrl-C or a games limit off a block's end leaves a part), each as per-seat scores."""
+    blocks: dict[int, list] = {}
+    for i, o in enumerate(games):
+        blocks.setdefault(o.get("game", i) // players, []).append(seat_scores(o, entrants))
+    return [b for _, b in sorted(blocks.items()) if len(b) == players]
+
+
 def untimed(result: dict) -> dict:
     """An arena result without its think times, the one part that varies from run to run: what
     the same arguments give again, on any backend and any number of workers."""
@@ -348,5 +357,9 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
            **summarize(snap.games, entrants, players), "stopped": stopped}
     if test is not None:
         out["sprt"] = {"test": labels[0], "base": labels[1], **test.result()}
+    elif len(set(entrants)) == 2:          # no test, but the units one would take: poolable
+        test_label, base_label = dict.fromkeys(entrants)
+        out["tally"] = tally(whole_blocks(snap.games, entrants, players), test_label,
+                             base_label, players)
     out["specs"] = {label: resolved(label) for label in dict.fromkeys(entrants)}
     return out

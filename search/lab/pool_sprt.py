@@ -9,7 +9,10 @@ histogram (`sprt.outcomes`), and a GSPRT's log-likelihood ratio depends only on 
 so the shards pool exactly.  Printed: after each file, in the order given, the units and games
 so far, the pooled LLR against its bounds, the Elo estimate with its 95% interval and the
 state (H1, H0 or continue).  Within a shard the order of its units is not kept, so the pooled
-test is checked at the end of each shard, not after every unit.
+test is checked at the end of each shard, not after every unit.  A run without `--sprt` between
+two bots keeps the same histogram (`tally`, since 2026-11-28): it pools with shards of a test,
+or, given `--sprt ELO0,ELO1`, with other runs like it; `--sprt` also re-reads shards under other
+bounds (the LLR needs only the counts; a shard that stopped at its own bound stopped early).
 
 Bots are compared by their full specs: a level's spec changes when the levels are refit, so a
 file names its levels' specs (`specs`, written by the arena since session 27).  An older file
@@ -40,8 +43,10 @@ BY_CONTENT = {"model": (evaluation.NAME, evaluation.name_of_bytes, evaluation.MA
 #: The largest `arena --json` result read: a real one is a few KB.
 MAX_RESULT_BYTES = 16 << 20
 
-#: What must match for two runs to be one test.
-SAME = ("test", "base", "elo0", "elo1", "alpha", "beta", "model")
+#: What must match for two runs to be one test: their units, and the bounds of those that ran one.
+UNITS = ("test", "base", "model")
+BOUNDS = ("elo0", "elo1", "alpha", "beta")
+SAME = UNITS + BOUNDS
 
 
 @dataclass(frozen=True)
@@ -125,29 +130,51 @@ def _with_values(spec: str, change) -> str:
 
 
 def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
-    """Run k's SPRT record with its two bots as canonical specs (`bot_of`); ValueError when the
-    run has none."""
+    """Run k's SPRT record, or the units of a run without one (``tally``, written by the arena
+    for two bots since 2026-11-28: no bounds, ``elo0`` and the rest None), with its two bots as
+    canonical specs (`bot_of`); ValueError when the run has neither."""
     s = run.get("sprt") if isinstance(run, dict) else None
     if not isinstance(s, dict):
-        raise ValueError(f"run {k} has no SPRT (was it run with --sprt and --json?)")
+        s = run.get("tally") if isinstance(run, dict) else None
+        if not isinstance(s, dict):
+            raise ValueError(f"run {k} has no SPRT and no tally of its units (it was run "
+                             "without --json, or without --sprt before the arena kept them)")
+        s = dict(s, **{key: None for key in BOUNDS})
     return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given))
 
 
-def pool(runs: list[dict], given: dict[str, str] | None = None) -> list[Step]:
+def the_test(tests: list[dict], bounds: tuple[float, float] | None) -> tuple:
+    """(elo0, elo1, alpha, beta, model) of the pooled test of these records (`sprt_of`):
+    `bounds` with the first SPRT's alpha and beta (0.05 without one), else the first SPRT's."""
+    first = next((t for t in tests if t["elo0"] is not None), None)
+    if bounds is None and first is None:
+        raise ValueError("no run ran an SPRT: say which test to pool them into with --sprt "
+                         "ELO0,ELO1")
+    alpha, beta = (first["alpha"], first["beta"]) if first else (0.05, 0.05)
+    elo0, elo1 = bounds if bounds is not None else (first["elo0"], first["elo1"])
+    return elo0, elo1, alpha, beta, tests[0]["model"]
+
+
+def pool(runs: list[dict], given: dict[str, str] | None = None,
+         bounds: tuple[float, float] | None = None) -> list[Step]:
     """The pooled test after each run in turn (ValueError when they are not the same test, or
     when the test had already been decided before a run).  `given`: label -> spec, what a
-    label that a file does not resolve stands for."""
+    label that a file does not resolve stands for.  `bounds` (ELO0, ELO1): the test to run over
+    the pooled units, whatever the runs' own bounds; without it, the runs that ran an SPRT must
+    agree on theirs, and at least one must have run one (runs without one pool with them)."""
     if not runs:
         raise ValueError("no runs to pool")
     tests = [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
-    first = tests[0]
-    test = Sprt(first["elo0"], first["elo1"], first["alpha"], first["beta"], first["model"])
+    params = the_test(tests, bounds)
+    want = dict(zip(BOUNDS + ("model",), params), test=tests[0]["test"], base=tests[0]["base"])
+    test = Sprt(*params)
     out = []
     for k, s in enumerate(tests, 1):
-        differ = [key for key in SAME if s[key] != first[key]]
+        same = SAME if bounds is None and s["elo0"] is not None else UNITS
+        differ = [key for key in same if s[key] != want[key]]
         if differ:
-            raise ValueError(f"run {k} is not the same test as run 1: "
-                             + ", ".join(f"{key} {s[key]!r} against {first[key]!r}"
+            raise ValueError(f"run {k} is not the same test as the pool's: "
+                             + ", ".join(f"{key} {s[key]!r} against {want[key]!r}"
                                          for key in differ))
         if test.state != "continue":
             raise ValueError(f"run {k} cannot be added: the pooled test already accepted "
@@ -187,14 +214,15 @@ def _names_a_bot(text: str) -> bool:
     return True
 
 
-def report(names: list[str], runs: list[dict], given: dict[str, str] | None = None) -> list[str]:
+def report(names: list[str], runs: list[dict], given: dict[str, str] | None = None,
+           bounds: tuple[float, float] | None = None) -> list[str]:
     """The lines printed for runs of one test (their file names in `names`): the test, then the
     pooled state after each run.  ValueError (or KeyError, TypeError on a malformed record)
     when they are not runs of one test."""
-    steps = pool(runs, given)
-    s0 = sprt_of(runs[0], 1, given or {})
-    out = [f"{s0['test']} against {s0['base']}: SPRT({s0['elo0']:g}, {s0['elo1']:g}), "
-           f"{s0['model']}"]
+    steps = pool(runs, given, bounds)
+    tests = [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
+    elo0, elo1, _, _, model = the_test(tests, bounds)
+    out = [f"{tests[0]['test']} against {tests[0]['base']}: SPRT({elo0:g}, {elo1:g}), {model}"]
     for name, st in zip(names, steps):
         out.append(f"{name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
                    f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "

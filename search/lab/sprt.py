@@ -195,6 +195,23 @@ def model_for_players(players: int) -> str:
     return "pentanomial" if players == 2 else "block"
 
 
+def tally(blocks: Sequence[Sequence[Game]], test: str, base: str, players: int) -> dict:
+    """The units an SPRT of `test` against `base` would be fed by these arena blocks (each a
+    whole block's games, in any order), JSON-ready: the test, the base, the unit model, the
+    games, the units and the outcome histogram (``outcomes``: [value, count] pairs).  What an
+    arena run without ``--sprt`` records, so that `lab pool-sprt` can pool it with others."""
+    model = model_for_players(players)
+    counts: dict[float, int] = {}
+    games = 0
+    for block in blocks:
+        value, n = block_score(block, test, base)
+        key = round(value, 12)
+        counts[key] = counts.get(key, 0) + 1
+        games += n
+    return {"test": test, "base": base, "model": model, "games": games,
+            "units": sum(counts.values()), "outcomes": [[v, counts[v]] for v in sorted(counts)]}
+
+
 class Sprt:
     """An SPRT that accumulates units and reports its state.
 

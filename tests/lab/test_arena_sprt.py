@@ -125,3 +125,20 @@ def test_the_result_records_what_each_label_meant():
     assert set(specs) == {"level1", "random@1"} and specs["random@1"] == "random"
     assert specs["level1"].startswith("ismcts:") and "level" not in specs["level1"]
     assert parse_params(specs["level1"]) == parse_params(LEVELS[1])
+
+
+@pytest.mark.parametrize("players, games", [(2, 6), (3, 7)])
+def test_a_run_without_a_test_keeps_the_units_a_test_would_take(players, games):
+    """Two bots and no --sprt: `tally` holds the whole blocks' units, the ones an SPRT of the
+    same games counts (a part block at the end is left out), so shards of either kind pool."""
+    specs = ["greedy", "random"]
+    plain = arena.run_arena(specs, players, games, seed=5)
+    whole = games // players
+    t = plain["tally"]
+    assert "sprt" not in plain and t["units"] == whole and t["games"] == whole * players
+    tested = arena.run_arena(specs, players, whole * players, seed=5, sprt=(-1, 1))
+    s = tested["sprt"]
+    assert tested["stopped"] == "limit" and s["units"] == whole       # the same blocks, all fed
+    assert (t["test"], t["base"], t["model"]) == ("greedy", "random", s["model"])
+    assert t["outcomes"] == s["outcomes"] and sum(c for _, c in t["outcomes"]) == whole
+    assert "tally" not in arena.run_arena(["greedy", "random", "random@1"], 3, 3, seed=5)

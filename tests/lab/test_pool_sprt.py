@@ -171,3 +171,47 @@ def test_a_spec_given_for_an_older_run_reads_its_model_as_of_then():
     named = pool_sprt.as_of_then(f"{LEVEL5},model={evaluation.SHIPPED}")
     assert named.endswith(f"model={evaluation.SHIPPED}")
     assert pool_sprt.as_of_then("level2") == pool_sprt.resolved("level2")   # no model: as today
+
+
+def tallied(units: list[float], test: str = "a") -> dict:
+    """An arena --json result without --sprt: its units' tally, no bounds."""
+    r = run(units, test=test)["sprt"]
+    keep = ("test", "base", "model", "games", "units", "outcomes")
+    return {"players": 2, "tally": {k: r[k] for k in keep}}
+
+
+def test_a_run_without_a_test_pools_by_its_tally():
+    whole = Sprt(0, 40)
+    for u in SHARD_A + SHARD_B:
+        whole.add(u, 2)
+    for runs in ([run(SHARD_A), tallied(SHARD_B)], [tallied(SHARD_A), run(SHARD_B)]):
+        steps = pool_sprt.pool(runs)
+        assert steps[1].games == 44 and steps[1].llr == pytest.approx(whole.llr)
+    with pytest.raises(ValueError, match="test 'c' against 'a'"):
+        pool_sprt.pool([run(SHARD_A), tallied(SHARD_B, test="c")])
+
+
+def test_bounds_given_pool_tallies_and_override_the_runs_own():
+    with pytest.raises(ValueError, match="no run ran an SPRT.*--sprt ELO0,ELO1"):
+        pool_sprt.pool([tallied(SHARD_A), tallied(SHARD_B)])
+    steps = pool_sprt.pool([tallied(SHARD_A), tallied(SHARD_B)], bounds=(0, 40))
+    assert steps == pool_sprt.pool([run(SHARD_A), run(SHARD_B)])
+    other = pool_sprt.pool([run(SHARD_A), run(SHARD_B, elo1=50.0)], bounds=(0, 20))
+    narrow = Sprt(0, 20)
+    for u in SHARD_A + SHARD_B:
+        narrow.add(u, 2)
+    assert other[1].llr == pytest.approx(narrow.llr) and other[1].games == 44
+
+
+def test_the_command_takes_bounds_for_runs_without_a_test(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(tallied(SHARD_A)))
+    b.write_text(json.dumps(tallied(SHARD_B)))
+    out = CliRunner().invoke(main, [*CMD, str(a), str(b)])
+    assert out.exit_code == 2 and "--sprt ELO0,ELO1" in out.output
+    out = CliRunner().invoke(main, [*CMD, str(a), str(b), "--sprt", "0,40"])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("a against b: SPRT(0, 40), pentanomial")
+    assert "b.json: 44 games" in out.output
+    out = CliRunner().invoke(main, [*CMD, str(a), "--sprt", "40,0"])
+    assert out.exit_code == 2 and "ELO0 < ELO1" in out.output and "Traceback" not in out.output
