@@ -143,16 +143,16 @@ def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
     return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given))
 
 
-def the_test(tests: list[dict], bounds: tuple[float, float] | None) -> tuple:
-    """(elo0, elo1, alpha, beta, model) of the pooled test of these records (`sprt_of`):
-    `bounds` with the first SPRT's alpha and beta (0.05 without one), else the first SPRT's."""
+def the_test(tests: list[dict], bounds: tuple[float, float] | None) -> dict:
+    """The pooled test of these records (`sprt_of`), as `Sprt`'s arguments: `bounds` with the
+    first SPRT's alpha and beta (0.05 without one), else the first SPRT's own."""
     first = next((t for t in tests if t["elo0"] is not None), None)
     if bounds is None and first is None:
         raise ValueError("no run ran an SPRT: say which test to pool them into with --sprt "
                          "ELO0,ELO1")
     alpha, beta = (first["alpha"], first["beta"]) if first else (0.05, 0.05)
     elo0, elo1 = bounds if bounds is not None else (first["elo0"], first["elo1"])
-    return elo0, elo1, alpha, beta, tests[0]["model"]
+    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": tests[0]["model"]}
 
 
 def pool(runs: list[dict], given: dict[str, str] | None = None,
@@ -162,12 +162,20 @@ def pool(runs: list[dict], given: dict[str, str] | None = None,
     label that a file does not resolve stands for.  `bounds` (ELO0, ELO1): the test to run over
     the pooled units, whatever the runs' own bounds; without it, the runs that ran an SPRT must
     agree on theirs, and at least one must have run one (runs without one pool with them)."""
+    return _pool(records(runs, given), bounds)
+
+
+def records(runs: list[dict], given: dict[str, str] | None = None) -> list[dict]:
+    """Each run's `sprt_of` record (ValueError for no runs)."""
     if not runs:
         raise ValueError("no runs to pool")
-    tests = [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
+    return [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
+
+
+def _pool(tests: list[dict], bounds: tuple[float, float] | None) -> list[Step]:
     params = the_test(tests, bounds)
-    want = dict(zip(BOUNDS + ("model",), params), test=tests[0]["test"], base=tests[0]["base"])
-    test = Sprt(*params)
+    want = dict(params, test=tests[0]["test"], base=tests[0]["base"])
+    test = Sprt(**params)
     out = []
     for k, s in enumerate(tests, 1):
         same = SAME if bounds is None and s["elo0"] is not None else UNITS
@@ -219,10 +227,11 @@ def report(names: list[str], runs: list[dict], given: dict[str, str] | None = No
     """The lines printed for runs of one test (their file names in `names`): the test, then the
     pooled state after each run.  ValueError (or KeyError, TypeError on a malformed record)
     when they are not runs of one test."""
-    steps = pool(runs, given, bounds)
-    tests = [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
-    elo0, elo1, _, _, model = the_test(tests, bounds)
-    out = [f"{tests[0]['test']} against {tests[0]['base']}: SPRT({elo0:g}, {elo1:g}), {model}"]
+    tests = records(runs, given)
+    steps = _pool(tests, bounds)
+    t = the_test(tests, bounds)
+    out = [f"{tests[0]['test']} against {tests[0]['base']}: SPRT({t['elo0']:g}, {t['elo1']:g}), "
+           f"{t['model']}"]
     for name, st in zip(names, steps):
         out.append(f"{name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
                    f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "
