@@ -144,7 +144,7 @@ def late_in_round_one(players: int) -> State:
     return st
 
 
-@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("players", [2, 4, 5])
 def test_cutnext_plays_leaves_past_the_horizon_on_only_in_its_games(players):
     """`cutnext=DIGITS`: in games of those counts a leaf the tree reached past the next round's
     start, mid-round, plays on to the following start before the model scores it; elsewhere
