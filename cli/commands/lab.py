@@ -52,7 +52,8 @@ def pool_sprt_cmd(runs, specs: tuple[str, ...], bounds: tuple[float, float] | No
     """Pool the SPRT of RUNS (`arena --json` files of one pair of bots, shards on new deals:
     runs with --sprt, and runs without it that kept their units) and print the pooled test
     after each file: games, LLR against its bounds, Elo with its 95% interval, and the state
-    (H1, H0 or continue)."""
+    (H1, H0 or continue); then each bot's win share over all the runs' games with its 95%
+    interval (runs made since 2026-11-29, which keep each bot's blocks)."""
     try:
         given = pool_sprt.parse_given(specs)
     except ValueError as e:

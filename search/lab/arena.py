@@ -214,7 +214,9 @@ class BotResult:
         return {"bot": self.spec, "games": self.games, "win_share": share,
                 "ci95": [low, high], "mean_score": self.score_sum / max(self.games, 1),
                 "mean_rank": self.rank_sum / max(self.games, 1),
-                "think": think_stats(self.times)}
+                "think": think_stats(self.times),
+                # per block, in block order: what pools shards' win shares (`lab pool-sprt`)
+                "blocks": [self.blocks[k] for k in sorted(self.blocks)]}
 
 
 def ratings(games: list[dict], entrants: list[str], players: int) -> dict:

@@ -13,6 +13,9 @@ test is checked at the end of each shard, not after every unit.  A run without `
 two bots keeps the same histogram (`tally`, since 2026-11-28): it pools with shards of a test,
 or, given `--sprt ELO0,ELO1`, with other runs like it; `--sprt` also re-reads shards under other
 bounds (the LLR needs only the counts; a shard that stopped at its own bound stopped early).
+Last, each bot's win share over every shard's games with its interval over all their blocks
+(the arena writes each bot's blocks since 2026-11-29), what a target like "31% of the wins as
+one seat against three" is read from.  A shard that repeats another's deals is refused.
 
 Bots are compared by their full specs: a level's spec changes when the levels are refit, so a
 file names its levels' specs (`specs`, written by the arena since session 27).  An older file
@@ -24,12 +27,13 @@ a shard run with `model=/abs/path/eval-….json` pools with one run as `model=re
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded
-from search.lab.arena import resolved
+from search.lab.arena import clustered_interval, resolved
 from search.registry import recorded_spec
 from search.bots import ISMCTSBot, names_level
 from search.lab.sprt import Sprt
@@ -43,8 +47,11 @@ BY_CONTENT = {"model": (evaluation.NAME, evaluation.name_of_bytes, evaluation.MA
 #: The largest `arena --json` result read: a real one is a few KB.
 MAX_RESULT_BYTES = 16 << 20
 
+#: The most seat-games of one bot in one arena block (six players, six games, every seat).
+MAX_SEATS = 36
+
 #: What must match for two runs to be one test: their units, and the bounds of those that ran one.
-UNITS = ("test", "base", "model")
+UNITS = ("test", "base", "model", "players")
 BOUNDS = ("elo0", "elo1", "alpha", "beta")
 SAME = UNITS + BOUNDS
 
@@ -140,7 +147,8 @@ def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
             raise ValueError(f"run {k} has no SPRT and no tally of its units (it was run "
                              "without --json, or without --sprt before the arena kept them)")
         s = dict(s, **{key: None for key in BOUNDS})
-    return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given))
+    return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given),
+                players=run.get("players"))
 
 
 def the_test(tests: list[dict], bounds: tuple[float, float] | None) -> dict:
@@ -166,15 +174,74 @@ def pool(runs: list[dict], given: dict[str, str] | None = None,
 
 
 def records(runs: list[dict], given: dict[str, str] | None = None) -> list[dict]:
-    """Each run's `sprt_of` record (ValueError for no runs)."""
+    """Each run's `sprt_of` record (ValueError for no runs, or for a run that repeats an earlier
+    one's deals: the same seed and player count, so the same games counted twice)."""
     if not runs:
         raise ValueError("no runs to pool")
+    seen: dict[tuple, int] = {}
+    for k, run in enumerate(runs, 1):
+        if not isinstance(run, dict):
+            continue                                   # sprt_of says what is wrong with it
+        deals = (run.get("seed"), run.get("players"), run.get("variant", "rulebook"))
+        if isinstance(deals[0], int) and deals in seen:
+            raise ValueError(f"run {k} plays run {seen[deals]}'s deals again (seed {deals[0]}): "
+                             "its games would count twice; give each shard its own --seed")
+        seen.setdefault(deals, k)
     return [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
+
+
+def shares(runs: list[dict]) -> list[tuple[str, float, int, float, float]]:
+    """The win share of the test bot and of the base bot over every run's games, each as (label,
+    share, seat-games, low, high): the interval `clustered_interval` over all the runs' blocks, as
+    one run of them all would give.  Empty when a run does not keep its blocks (made before the
+    arena wrote them, 2026-11-29); ValueError for a malformed record."""
+    out = []
+    for role in ("test", "base"):
+        wins, counts = [], []
+        for k, run in enumerate(runs, 1):
+            blocks = _blocks_of(run, k, role)
+            if blocks is None:
+                return []
+            for w, c in blocks:
+                wins.append(w)
+                counts.append(c)
+        low, high = clustered_interval(wins, counts)
+        n = sum(counts)
+        out.append((_label(runs[0], role), sum(wins) / n if n else 0.0, n, low, high))
+    return out
+
+
+def _label(run: dict, role: str) -> str:
+    """The label a run's record gives the bot in `role` ('test' or 'base')."""
+    s = run.get("sprt")
+    return (s if isinstance(s, dict) else run.get("tally"))[role]
+
+
+def _blocks_of(run: dict, k: int, role: str) -> list[tuple[float, int]] | None:
+    """Run k's blocks of the bot in `role` ('test' or 'base'): [wins, seat-games] pairs, or None
+    when the run has none.  The bot is found by its label (the record's own)."""
+    label = _label(run, role)
+    bots = run.get("bots")
+    bot = next((b for b in bots if isinstance(b, dict) and b.get("bot") == label), None) \
+        if isinstance(bots, list) else None
+    if bot is None or "blocks" not in bot:
+        return None
+    out = []
+    for pair in bot["blocks"] if isinstance(bot["blocks"], list) else [None]:
+        ok = isinstance(pair, list) and len(pair) == 2 and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            for x in pair)
+        if not ok or not (pair[1] == int(pair[1]) and 0 <= pair[0] <= pair[1] <= MAX_SEATS):
+            raise ValueError(f"run {k}: {label!r}'s blocks must be [wins, seat-games] "
+                             f"pairs with 0 <= wins <= seat-games <= {MAX_SEATS}")
+        out.append((float(pair[0]), int(pair[1])))
+    return out
 
 
 def _pool(tests: list[dict], bounds: tuple[float, float] | None) -> list[Step]:
     params = the_test(tests, bounds)
-    want = dict(params, test=tests[0]["test"], base=tests[0]["base"])
+    want = dict(params, test=tests[0]["test"], base=tests[0]["base"],
+                players=tests[0]["players"])
     test = Sprt(**params)
     out = []
     for k, s in enumerate(tests, 1):
@@ -236,4 +303,12 @@ def report(names: list[str], runs: list[dict], given: dict[str, str] | None = No
         out.append(f"{name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
                    f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "
                    f"{st.elo_ci[1]:+.0f}], {st.state}")
+    players = runs[0].get("players")
+    pooled = shares(runs)
+    if not pooled:
+        out.append("win shares: not pooled, a run keeps no blocks (made before 2026-11-29)")
+    for label, share, n, low, high in pooled:
+        parity = f" (parity {100 / players:.1f}%)" if isinstance(players, int) and players else ""
+        out.append(f"win share of {label}: {100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}] "
+                   f"of {n} seat-games{parity}")
     return out

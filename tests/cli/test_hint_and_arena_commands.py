@@ -163,9 +163,13 @@ def test_arena_json_is_reproducible_and_complete():
     greedy, rnd = out["bots"]
     assert greedy["games"] == 6 and rnd["games"] == 12
     for x in out["bots"]:
-        assert set(x) == {"bot", "games", "win_share", "ci95", "mean_score", "mean_rank", "think"}
+        assert set(x) == {"bot", "games", "win_share", "ci95", "mean_score", "mean_rank", "think",
+                          "blocks"}
         assert set(x["think"]) == {"decisions", "median", "p95", "mean"}
         assert x["ci95"][0] <= x["win_share"] <= x["ci95"][1]
+        # per block of 3 games: the bot's wins and seat-games, adding up to its games and share
+        assert len(x["blocks"]) == 2 and sum(c for _, c in x["blocks"]) == x["games"]
+        assert sum(w for w, _ in x["blocks"]) == pytest.approx(x["win_share"] * x["games"])
     assert greedy["win_share"] * 6 + rnd["win_share"] * 12 == pytest.approx(6)
 
 

@@ -135,7 +135,7 @@ def test_a_label_that_is_itself_a_spec_can_be_named(tmp_path):
     assert out.exit_code == 2 and "is not the same test" in out.output
     out = CliRunner().invoke(main, [*CMD, str(a), str(b), "--spec", f"{old}={new}"])
     assert out.exit_code == 0, out.output
-    assert out.output.splitlines()[-1].startswith(f"{b}: 44 games")
+    assert out.output.splitlines()[2].startswith(f"{b}: 44 games")     # the pooled step
 
 
 def test_a_model_compares_by_its_content_not_the_path_it_was_given_by(tmp_path, monkeypatch):
@@ -215,3 +215,45 @@ def test_the_command_takes_bounds_for_runs_without_a_test(tmp_path):
     assert "b.json: 44 games" in out.output
     out = CliRunner().invoke(main, [*CMD, str(a), "--sprt", "40,0"])
     assert out.exit_code == 2 and "ELO0 < ELO1" in out.output and "Traceback" not in out.output
+
+
+def test_win_shares_pool_over_every_shards_blocks():
+    """Two real arena shards (4 players, one seat against three): the pooled win share and its
+    interval are what one run of all their blocks gives, and one shard alone gives its own
+    result back."""
+    from search.lab import arena
+    lineup = ["greedy", "random", "random", "random"]
+    a, b = (arena.run_arena(lineup, 4, 8, seed=s) for s in (5, 6))
+    one = pool_sprt.shares([a])
+    mine = next(x for x in a["bots"] if x["bot"] == "greedy")
+    assert one[0][:3] == ("greedy", pytest.approx(mine["win_share"]), 8)
+    assert one[0][3:] == pytest.approx(tuple(mine["ci95"]))
+    both = pool_sprt.shares([a, b])
+    blocks = [blk for r in (a, b) for x in r["bots"] if x["bot"] == "greedy" for blk in x["blocks"]]
+    wins, counts = [w for w, _ in blocks], [c for _, c in blocks]
+    assert len(blocks) == 4 and sum(counts) == 16
+    assert both[0][1] == pytest.approx(sum(wins) / 16)
+    assert both[0][3:] == pytest.approx(arena.clustered_interval(wins, counts))
+    assert both[1][0] == "random" and both[1][2] == 48
+    lines = pool_sprt.report(["a", "b"], [a, b], bounds=(0, 30))
+    assert lines[-2].startswith("win share of greedy: ") and "(parity 25.0%)" in lines[-2]
+    with pytest.raises(ValueError, match=r"run 2 plays run 1's deals again \(seed 5\)"):
+        pool_sprt.report(["a", "a"], [a, a], bounds=(0, 30))
+    old = dict(b, bots=[{k: v for k, v in x.items() if k != "blocks"} for x in b["bots"]])
+    assert pool_sprt.report(["a", "old"], [a, old], bounds=(0, 30))[-1].startswith(
+        "win shares: not pooled")
+
+
+@pytest.mark.parametrize("blocks", [[[5, 4]], [[1]], [["1", 4]], [[float("nan"), 4]], "x",
+                                    [[1, 99]], [[True, 4]]])
+def test_malformed_blocks_are_refused_by_name(blocks):
+    from search.lab import arena
+    a = arena.run_arena(["greedy", "random", "random", "random"], 4, 4, seed=5)
+    bad = dict(a, seed=7, bots=[dict(x, blocks=blocks) for x in a["bots"]])
+    with pytest.raises(ValueError, match="'greedy''s blocks must be"):
+        pool_sprt.shares([a, bad])
+
+
+def test_runs_of_another_player_count_are_not_one_test():
+    with pytest.raises(ValueError, match="players 3 against 2"):
+        pool_sprt.pool([run(SHARD_A), dict(run(SHARD_B), players=3)])
