@@ -229,7 +229,8 @@ def test_win_shares_pool_over_every_shards_blocks():
     assert one[0][:3] == ("greedy", pytest.approx(mine["win_share"]), 8)
     assert one[0][3:] == pytest.approx(tuple(mine["ci95"]))
     both = pool_sprt.shares([a, b])
-    blocks = [blk for r in (a, b) for x in r["bots"] if x["bot"] == "greedy" for blk in x["blocks"]]
+    blocks = [blk for r in (a, b) for x in r["bots"] if x["bot"] == "greedy"
+              for blk in x["blocks"]]
     wins, counts = [w for w, _ in blocks], [c for _, c in blocks]
     assert len(blocks) == 4 and sum(counts) == 16
     assert both[0][1] == pytest.approx(sum(wins) / 16)
