@@ -48,6 +48,12 @@ PLAYER_DIGITS = "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
 PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYERS}, each once"
 
 
+def player_mask(digits: str) -> int:
+    """Player counts given as digits (`epsfor`, `cutnext`) as the search's bit mask: bit n set
+    for games of n players."""
+    return sum(1 << int(n) for n in digits)
+
+
 def _check_view(view: State) -> None:
     if view.is_over():
         raise EkonosError("the game is over: there is no decision to make")
@@ -288,8 +294,8 @@ class ISMCTSBot(Bot):
         s.wait4 = p.wait4
         s.wait4from = p.wait4from
         s.eps = p.eps
-        s.epsmask = sum(1 << int(n) for n in p.epsfor) if p.epsfor else -1
-        s.cutmask = sum(1 << int(n) for n in p.cutnext)
+        s.epsmask = player_mask(p.epsfor) if p.epsfor else -1      # not given: every game
+        s.cutmask = player_mask(p.cutnext)
         if p.net:
             from search import network
             s.net = network.load_net(p.net)
@@ -364,7 +370,7 @@ class CheatBot(ISMCTSBot):
 #: (wait4=30,wait4from=6: won with 6 players, lost ground with 2 and 4; docs/strength.md), and
 #: with 4 players only, they play fewer uniformly random moves (eps=0.03,epsfor=4: won with 4
 #: players, lost with 2) and play a leaf past the horizon's round start on to the next round's
-#: start before the model scores it (cutnext=4: won with 4 players, not shown with 2, 3 or 5).
+#: start before the model scores it (cutnext=4: won with 4 players, not shown with 2, 3, 5, 6).
 #: A level is kept only when the arena shows it above the one below; the evidence is in
 #: docs/strength.md ("The levels" and each idea's section), the raw results in
 #: benchmarks/results/.  Change a level the same way: a new spec measured against the one it

@@ -140,12 +140,11 @@ def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
     """Run k's SPRT record, or the units of a run without one (``tally``, written by the arena
     for two bots since 2026-11-28: no bounds, ``elo0`` and the rest None), with its two bots as
     canonical specs (`bot_of`); ValueError when the run has neither."""
-    s = run.get("sprt") if isinstance(run, dict) else None
-    if not isinstance(s, dict):
-        s = run.get("tally") if isinstance(run, dict) else None
-        if not isinstance(s, dict):
-            raise ValueError(f"run {k} has no SPRT and no tally of its units (it was run "
-                             "without --json, or without --sprt before the arena kept them)")
+    s = _units(run)
+    if s is None:
+        raise ValueError(f"run {k} has no SPRT and no tally of its units (it was run "
+                         "without --json, or without --sprt before the arena kept them)")
+    if s is not run.get("sprt"):
         s = dict(s, **{key: None for key in BOUNDS})
     return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given),
                 players=run.get("players"))
@@ -186,7 +185,7 @@ def records(runs: list[dict], given: dict[str, str] | None = None) -> list[dict]
         if isinstance(deals[0], int) and deals in seen:
             raise ValueError(f"run {k} plays run {seen[deals]}'s deals again (seed {deals[0]}): "
                              "its games would count twice; give each shard its own --seed")
-        seen.setdefault(deals, k)
+        seen[deals] = k
     return [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
 
 
@@ -211,10 +210,18 @@ def shares(runs: list[dict]) -> list[tuple[str, float, int, float, float]]:
     return out
 
 
+def _units(run: object) -> dict | None:
+    """A run's record of its units: its SPRT (``sprt``), else its ``tally``, else None."""
+    for key in ("sprt", "tally"):
+        s = run.get(key) if isinstance(run, dict) else None
+        if isinstance(s, dict):
+            return s
+    return None
+
+
 def _label(run: dict, role: str) -> str:
     """The label a run's record gives the bot in `role` ('test' or 'base')."""
-    s = run.get("sprt")
-    return (s if isinstance(s, dict) else run.get("tally"))[role]
+    return _units(run)[role]
 
 
 def _blocks_of(run: dict, k: int, role: str) -> list[tuple[float, int]] | None:
