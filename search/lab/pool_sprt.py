@@ -144,7 +144,7 @@ def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
     if s is None:
         raise ValueError(f"run {k} has no SPRT and no tally of its units (it was run "
                          "without --json, or without --sprt before the arena kept them)")
-    if s is not run.get("sprt"):
+    if s is not run.get("sprt"):                     # a tally: a run without --sprt
         s = dict(s, **{key: None for key in BOUNDS})
     return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given),
                 players=run.get("players"))
