@@ -46,8 +46,6 @@ cdef class Searcher:
     cdef public int wait4from           # ... in games of this many players or more
     cdef public double eps              # the light playouts' rate of random moves ...
     cdef public int epsmask             # ... in games of these player counts (bit n: n players)
-    cdef public int cutmask             # in games of these counts (bit n), a leaf past the
-                                        # horizon's round start, mid-round, plays on to the next
     cdef public bint plain              # never a buy back that undoes this turn's sale
     cdef EvalModel model                # the learned evaluation (_eval.pxd), set by set_model
     cdef Net net_obj                    # the value network (_net.pxd), or None: see `net`

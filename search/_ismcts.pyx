@@ -26,9 +26,7 @@
 # - Playouts and their scoring live in _playout.pxd (shared with flat Monte Carlo, inlined here).
 # - `horizon` > 0: a playout stops when that many rounds after the root's have begun, and the
 #   learned evaluation (_eval.pxd) scores the position; `plain`: no buy-back of a share sold
-#   this turn below the root (the position of two passes).  With `cutmask` (games of those
-#   player counts), a leaf the tree reached past that round's start, mid-round, is played on to
-#   the next round's start instead: the model reads round starts.
+#   this turn below the root (the position of two passes).
 # - Engine constants come from _core.pxd (cimported), never as literals.
 # - The node layout and the Searcher's fields are declared in _ismcts.pxd (the C contract).
 # - With a value network (`net`, _net.pxd): the position where the playout stops (the horizon,
@@ -118,7 +116,6 @@ cdef class Searcher:
         self.wait4from = 2
         self.eps = LIGHT_EPS
         self.epsmask = -1
-        self.cutmask = 0
         self.rollout = 1
         self.net_obj = None
 
@@ -287,8 +284,6 @@ cdef class Searcher:
         if self.net_obj is None or self.rollout:
             if self.horizon > 0:
                 cut = self.root.round + self.horizon
-                if (self.cutmask >> d.nplayers) & 1 and d.round >= cut and d.ndiscard > 0:
-                    cut = d.round + 1           # a leaf mid-round past it: to the next start
                 if self.net_obj is None and not has_cell(&self.model, &d, cut):
                     cut = 0                                 # no model there: play to the end
             self.decisions_simulated += playout(

@@ -49,8 +49,8 @@ PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYER
 
 
 def player_mask(digits: str) -> int:
-    """Player counts given as digits (`epsfor`, `cutnext`) as the search's bit mask: bit n set
-    for games of n players."""
+    """Player counts given as digits (`epsfor`) as the search's bit mask: bit n set for games
+    of n players."""
     return sum(1 << int(n) for n in digits)
 
 
@@ -201,12 +201,6 @@ class ISMCTSBot(Bot):
         epsfor: str = param("", help="eps applies in games of these player counts (digits, e.g. "
                                      f"4 or 56); in others the playouts use {PLAYOUT_EPS}",
                             values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
-        cutnext: str = param("", help="with a horizon, in games of these player counts "
-                                      "(digits, e.g. 2 or 56): a leaf the tree reached past the "
-                                      "horizon's round start, mid-round, plays on to the next "
-                                      "round's start before the model scores it (elsewhere it "
-                                      "is scored where it is)",
-                             values=f"{PLAYER_DIGITS_TEXT} (not given: no game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -221,11 +215,10 @@ class ISMCTSBot(Bot):
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            for name in ("epsfor", "cutnext"):
-                counts = getattr(self, name)
-                if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
-                    raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} "
-                                    f"(e.g. 4 or 56), got {counts!r}")
+            counts = self.epsfor
+            if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
+                raise SpecError(f"epsfor must be {PLAYER_DIGITS_TEXT} "
+                                f"(e.g. 4 or 56), got {counts!r}")
             if self.horizon and not self.model and not self.net:  # the shipped model, named:
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
             if self.model:
@@ -295,7 +288,6 @@ class ISMCTSBot(Bot):
         s.wait4from = p.wait4from
         s.eps = p.eps
         s.epsmask = player_mask(p.epsfor) if p.epsfor else -1      # not given: every game
-        s.cutmask = player_mask(p.cutnext)
         if p.net:
             from search import network
             s.net = network.load_net(p.net)
@@ -369,8 +361,8 @@ class CheatBot(ISMCTSBot):
 #: with 6 players only, their playouts wait at a growth to 4 while 30 or more cards are left
 #: (wait4=30,wait4from=6: won with 6 players, lost ground with 2 and 4; docs/strength.md), and
 #: with 4 players only, they play fewer uniformly random moves (eps=0.03,epsfor=4: won with 4
-#: players, lost with 2) and play a leaf past the horizon's round start on to the next round's
-#: start before the model scores it (cutnext=4: won with 4 players, not shown with 2, 3, 5, 6).
+#: players, lost with 2).  (A leaf past the horizon's round start played on to the next start,
+#: `cutnext=4`, won with 4 players once and was not confirmed on new deals: out since.)
 #: A level is kept only when the arena shows it above the one below; the evidence is in
 #: docs/strength.md ("The levels" and each idea's section), the raw results in
 #: benchmarks/results/.  Change a level the same way: a new spec measured against the one it
@@ -378,7 +370,7 @@ class CheatBot(ISMCTSBot):
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
 define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
 define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
-BY_PLAYER_COUNT = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4", cutnext="4")
+BY_PLAYER_COUNT = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4")
 define_level(3, "ismcts", iterations=25000, c=0.3, horizon=1, plain=1, root="halving",
              **BY_PLAYER_COUNT)
 define_level(4, "ismcts", iterations=75000, c=0.3, horizon=1, plain=1, root="halving",

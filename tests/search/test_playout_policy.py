@@ -76,12 +76,8 @@ def test_at_a_growth_to_4_the_policy_waits_from_wait4_cards_left_and_else_expand
 def root_visits(players: int, params: str) -> list[tuple[int, int]]:
     """(action, visits) of each root move of a 3 000-iteration search with `params` (text after
     `ismcts:iterations=3000`) from the first decision of a `players`-player game (seed 11)."""
-    return root_visits_of(State.new(players, seed=11), "ismcts:iterations=3000" + params)
-
-
-def root_visits_of(st: State, spec: str) -> list[tuple[int, int]]:
-    """(action, visits) of each root move of `spec`'s search (seed 5) for the seat to move."""
-    bot = make_bot(spec, seed=5)
+    st = State.new(players, seed=11)
+    bot = make_bot("ismcts:iterations=3000" + params, seed=5)
     return [(m["action"], m["visits"]) for m in bot.analyse(st.view(st.to_move)).moves]
 
 
@@ -131,30 +127,3 @@ def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
         over.push(over.legal_actions()[0])
     with pytest.raises(ValueError, match="game is over"):
         light_move(over, 0)
-
-
-def late_in_round_one(players: int) -> State:
-    """A `players`-player game (seed 11) played at random until one turn is left in its
-    first round: a search from there reaches the second round's start and goes past it."""
-    st = State.new(players, seed=11)
-    rng = random.Random(3)
-    while not (st.step is Step.CARD and sum(st.hand_size(s) for s in range(players)) == 1):
-        st.push(rng.choice(list(st.legal_moves)))
-    assert st.round == 1
-    return st
-
-
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_cutnext_plays_leaves_past_the_horizon_on_only_in_its_games(players):
-    """`cutnext=DIGITS`: in games of those counts a leaf the tree reached past the next round's
-    start, mid-round, plays on to the following start before the model scores it; elsewhere
-    (and not given, the default) it is scored where it is: the same tree."""
-    st = late_in_round_one(players)
-
-    def visits(params: str) -> list[tuple[int, int]]:
-        return root_visits_of(st, "ismcts:iterations=3000,root=uct" + params)
-
-    scored_there = visits("")
-    others = "".join(str(n) for n in range(2, 7) if n != players)
-    assert visits(f",cutnext={others}") == scored_there
-    assert visits(f",cutnext={players}") != scored_there     # leaves past the start exist here
