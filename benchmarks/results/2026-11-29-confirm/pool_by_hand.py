@@ -1,0 +1,56 @@
+"""The two 4-player steps asked again on new deals, each pooled with its first test, all games.
+
+Each first test named its rule otherwise than the confirmation does (`cutnext=23456` and
+`eps=0.03` then, `cutnext=4` in level 3 and `eps=0.03,epsfor=4` now): in a 4-player game they
+play alike, but `ekonos lab pool-sprt` compares specs as written and stops at the first shard
+that crossed a bound, and here both parts of a pool may have crossed one.  So this adds the
+shards' unit histograms by hand and reads them with the library's LLR and Elo estimate.
+
+    python benchmarks/results/2026-11-29-confirm/pool_by_hand.py cutnext   # pool-cutnext-4p.txt
+    python benchmarks/results/2026-11-29-confirm/pool_by_hand.py eps       # pool-eps-4p-all.txt
+"""
+import json
+import sys
+from pathlib import Path
+
+from search.lab.ratings import elo_estimate
+from search.lab.sprt import bounds, llr
+
+HERE = Path(__file__).resolve().parent
+LOWER, UPPER = bounds()
+
+#: Per rule: what its test spec holds, then the first test's shards and the confirmation's.
+RULES = {
+    "cutnext": ("cutnext=",
+                [HERE.parent / "2026-11-29-cutnext" / "arena-cutnext-vs-level3-4p-seed427.json"],
+                [HERE / f"arena-cutnext4-confirm-4p-seed{s}.json" for s in (445, 446)]),
+    "eps": ("eps=0.03",
+            [HERE.parent / "2026-11-28-playouts" / f"arena-eps03-4p-seed{s}.json"
+             for s in (392, 395, 396, 397)],
+            [HERE / f"arena-eps03-confirm-4p-seed{s}.json" for s in (447, 448)]),
+}
+
+
+def line(label: str, files: list[Path], rule: str) -> str:
+    """The pooled test of `files` (each a 4-player SPRT of a spec holding `rule`) in one line."""
+    counts: dict[float, int] = {}
+    games = 0
+    for path in files:
+        run = json.loads(path.read_text())
+        s = run["sprt"]
+        assert run["players"] == 4 and rule in run.get("specs", {}).get(s["test"], s["test"]), path
+        for value, count in s["outcomes"]:
+            counts[round(value, 12)] = counts.get(round(value, 12), 0) + count
+        games += s["games"]
+    values = sorted(set(counts) | {0.0, 1.0})
+    n = [counts.get(v, 0) for v in values]
+    e = elo_estimate(values, [1.0] * len(values), n)
+    return (f"{label}: {games} games, LLR [0, 30] {llr(n, values, 0, 30):+.2f} "
+            f"(bounds {LOWER:+.2f}, {UPPER:+.2f}), Elo {e.elo:+.0f} [{e.low:+.0f}, {e.high:+.0f}]")
+
+
+if __name__ == "__main__":
+    rule, first, confirm = RULES[sys.argv[1]]
+    print(line("first test", first, rule))
+    print(line("confirmation", confirm, rule))
+    print(line("all", first + confirm, rule))
