@@ -58,7 +58,7 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
                 d = view.s
                 ek_determinize(&d, observer, rng)
                 ek_apply(&d, legal[i])
-                playout(&d, pol, rng, 0, 0)
+                playout(&d, pol, rng, 0)
                 outcome(&d, REWARD_WIN, 0.0, 10.0, reward, win, score)
                 visits[i] += 1
                 wins[i] += win[observer]
@@ -70,21 +70,18 @@ def flat_search(CoreState view, int observer, long playouts, uint64_t seed, str 
         free(visits)
 
 
-def light_move(CoreState view, uint64_t seed, double eps=0.0, int wait4=0):
+def light_move(CoreState view, uint64_t seed, double eps=0.0):
     """The move the light playout policy (_playout.pxd `light_action`) makes for the seat to move
     in `view`, with `eps` its rate of uniformly random moves (the playouts use 0.1; 0 shows its
-    own choice) and `wait4` the cards left from which it waits at a growth to 4 (0: never).  It
-    reads the mover's hand and public facts only.  The same view and seed give
+    own choice).  It reads the mover's hand and public facts only.  The same view and seed give
     the same move; a space it draws at random is drawn from `seed`."""
     cdef uint64_t rng[RNG_WORDS]
     cdef EkState d = view.s
     if not (isfinite(eps) and 0 <= eps <= 1):
         raise ValueError(f"eps must be from 0 to 1, got {eps!r}")
-    if wait4 < 0:
-        raise ValueError(f"wait4 must be 0 or more, got {wait4!r}")
     if view.s.step == STEP_OVER:
         raise ValueError("the game is over")
     if ek_count_legal(&d) == 0:
         raise ValueError("no legal action: the hand of the seat to move is unknown")
     rng_seed(rng, seed)
-    return light_action(&d, rng, eps, wait4)
+    return light_action(&d, rng, eps)

@@ -42,8 +42,6 @@ cdef class Searcher:
     cdef public int node_limit          # the most nodes the tree may hold (a memory bound)
     cdef public bint see_all            # measurement only (the `cheat` bot): never re-deal hands
     cdef public int horizon             # rounds a playout may begin before it is evaluated (0: off)
-    cdef public int wait4               # playouts wait at a growth to 4 from this many cards left
-    cdef public int wait4from           # ... in games of this many players or more
     cdef public double eps              # the light playouts' rate of random moves ...
     cdef public int epsmask             # ... in games of these player counts (bit n: n players)
     cdef public bint plain              # never a buy back that undoes this turn's sale

@@ -112,8 +112,6 @@ cdef class Searcher:
         self.horizon = 0
         self.plain = 0
         self.forced = -1
-        self.wait4 = 0
-        self.wait4from = 2
         self.eps = LIGHT_EPS
         self.epsmask = -1
         self.rollout = 1
@@ -288,7 +286,6 @@ cdef class Searcher:
                     cut = 0                                 # no model there: play to the end
             self.decisions_simulated += playout(
                 &d, POLICY_LIGHT, self.rng, cut,
-                self.wait4 if d.nplayers >= self.wait4from else 0,
                 self.eps if (self.epsmask >> d.nplayers) & 1 else LIGHT_EPS)
         if d.step == STEP_OVER:
             outcome(&d, REWARD_BLEND, BLEND, SCALE, reward, win, score)

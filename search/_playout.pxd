@@ -102,23 +102,11 @@ cdef inline double share_worth(const EkState* d, int c, double left) noexcept no
     return popcount(d.tiles[c]) + left * (1.0 + 0.5 * d.growth[c])
 
 
-cdef inline int cards_left(const EkState* d) noexcept nogil:
-    """Cards still to be played in the game: those in the hands and those of the later rounds'
-    deals (R2)."""
-    cdef const EkTables* T = ek_tables()
-    cdef int q, n = (T.rounds[d.nplayers] - d.round) * T.hand_cards[d.nplayers] * d.nplayers
-    for q in range(d.nplayers):
-        n += d.hand_size[q]
-    return n
-
-
-cdef inline int light_action(EkState* d, uint64_t* rng, double eps,
-                              int wait4) noexcept nogil:
+cdef inline int light_action(EkState* d, uint64_t* rng, double eps) noexcept nogil:
     """Informed playout policy (a cheap greedy with epsilon-random moves).  Card turn: score each
     (card, top action | growth) by the mover's stake in the company, pick the best with a little
-    noise, then a random space.  A growth to 4: expand, or wait while `wait4` (> 0) or more
-    cards are left to play in the game.  Expansion: place, else protect.  Sell when the column
-    pays more than a share is worth; buy the share worth most over its price."""
+    noise, then a random space.  A growth to 4: expand.  Expansion: place, else protect.  Sell
+    when the column pays more than a share is worth; buy the share worth most over its price."""
     cdef const EkTables* T = ek_tables()
     cdef int p = d.to_move, card, t, b, c, q, k, n, best_a = -1, col
     cdef uint64_t hm, empty, m
@@ -164,8 +152,6 @@ cdef inline int light_action(EkState* d, uint64_t* rng, double eps,
                     + pick_bit(d.tiles[T.card_top[card]] & ~d.protected, rng))
         return A_CARD + card * CARD_SUBS + SUB_GROW + (k - KIND_GROW)
     if d.step == STEP_EXPAND_CHOICE:
-        if wait4 > 0 and cards_left(d) >= wait4:
-            return A_WAIT               # early, as the search does (docs/strength.md)
         return A_EXPAND
     if d.step == STEP_EXPAND:
         c = d.xcompany
@@ -198,11 +184,10 @@ cdef inline int light_action(EkState* d, uint64_t* rng, double eps,
     return ek_nth_legal(d, rng_below(rng, n))
 
 
-cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut, int wait4,
+cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut,
                         double eps=LIGHT_EPS) noexcept nogil:
     """Play with the given policy to the end, or (cut > 0) until round `cut` begins; returns
-    the decisions made.  `wait4` and `eps`: the light policy's (0: it always expands at a growth
-    to 4; its rate of uniformly random moves)."""
+    the decisions made.  `eps`: the light policy's rate of uniformly random moves."""
     cdef int made = 0
     if policy == POLICY_RANDOM and cut == 0:
         return ek_random_playout(d, rng)
@@ -210,6 +195,6 @@ cdef inline int playout(EkState* d, int policy, uint64_t* rng, int cut, int wait
         if policy == POLICY_RANDOM:
             ek_apply(d, ek_nth_legal(d, rng_below(rng, ek_count_legal(d))))
         else:
-            ek_apply(d, light_action(d, rng, eps, wait4))
+            ek_apply(d, light_action(d, rng, eps))
         made += 1
     return made

@@ -40,8 +40,6 @@ __all__ = ["BASELINE", "BOTS", "LEVELS", "LINEAR", "RETIRED", "Analysis", "Bot",
 
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
-#: The most cards a game deals in all (R2: 75, with 5 players).
-MAX_GAME_CARDS = max(n * t.cards * t.rounds for n, t in PLAYER_TABLE.items())
 POLICIES = ("random", "light")
 #: The player counts as the digits a parameter such as `epsfor` lists them by.
 PLAYER_DIGITS = "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
@@ -190,12 +188,6 @@ class ISMCTSBot(Bot):
         root: str = param("halving", choices=("uct", "halving"), shown=always,
                           help="at the root: UCB like every node (uct), or sequential halving "
                                "over the legal moves, the survivor played (halving)")
-        wait4: int = param(0, lo=0, hi=MAX_GAME_CARDS,
-                           help="playouts wait at a growth to 4 while this many cards or more "
-                                "are left to play in the game (0: they always expand)")
-        wait4from: int = param(MIN_PLAYERS, lo=MIN_PLAYERS, hi=MAX_PLAYERS,
-                               help="wait4 applies in games of this many players or more "
-                                    "(2: in every game)")
         eps: float = param(PLAYOUT_EPS, lo=0, hi=1,
                            help="the light playouts' rate of uniformly random moves")
         epsfor: str = param("", help="eps applies in games of these player counts (digits, e.g. "
@@ -284,8 +276,6 @@ class ISMCTSBot(Bot):
         s.node_limit = memory.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
-        s.wait4 = p.wait4
-        s.wait4from = p.wait4from
         s.eps = p.eps
         s.epsmask = player_mask(p.epsfor) if p.epsfor else -1      # not given: every game
         if p.net:
@@ -358,11 +348,11 @@ class CheatBot(ISMCTSBot):
 #: small budgets, for learning the game: playouts to the end, UCB at the root.  Levels 3 and 4
 #: are the default search at two budgets: the learned evaluation after one round (horizon=1), no
 #: pointless buy-back (plain=1), less exploration (c=0.3) and sequential halving at the root;
-#: with 6 players only, their playouts wait at a growth to 4 while 30 or more cards are left
-#: (wait4=30,wait4from=6: won with 6 players, lost ground with 2 and 4; docs/strength.md), and
 #: with 4 players only, they play fewer uniformly random moves (eps=0.03,epsfor=4: won with 4
-#: players, lost with 2).  (A leaf past the horizon's round start played on to the next start,
-#: `cutnext=4`, won with 4 players once and was not confirmed on new deals: out since.)
+#: players, lost with 2; confirmed on new deals).  Two steps that each won once at one player
+#: count were not confirmed on new deals and are out since: playouts that wait at a growth to 4
+#: early with 6 players (`wait4=30,wait4from=6`) and a leaf past the horizon's round start played
+#: on to the next start with 4 (`cutnext=4`).
 #: A level is kept only when the arena shows it above the one below; the evidence is in
 #: docs/strength.md ("The levels" and each idea's section), the raw results in
 #: benchmarks/results/.  Change a level the same way: a new spec measured against the one it
@@ -370,7 +360,7 @@ class CheatBot(ISMCTSBot):
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
 define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
 define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
-BY_PLAYER_COUNT = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4")
+BY_PLAYER_COUNT = dict(eps=0.03, epsfor="4")
 define_level(3, "ismcts", iterations=25000, c=0.3, horizon=1, plain=1, root="halving",
              **BY_PLAYER_COUNT)
 define_level(4, "ismcts", iterations=75000, c=0.3, horizon=1, plain=1, root="halving",

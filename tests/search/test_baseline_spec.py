@@ -94,16 +94,14 @@ def test_the_references_write_every_parameter():
     # every parameter is in the text except `time` (no time budget: the iteration budget), and
     # `model` in baseline's, which has no horizon and reads none; linear names its model.  The
     # value network came later: no reference reads one (`net` empty: none; `rollout` means
-    # something only with a net), nor waits at a growth to 4 in its playouts (`wait4` came
-    # later too; 0: they always expand, as then, and `wait4from` only says where wait4 counts),
-    # nor plays another rate of random moves in them (`eps`, later still: 0.1, as then, and
-    # `epsfor` only says where eps counts), pinned here so that a later default cannot reach them
+    # something only with a net), nor plays another rate of random moves in its playouts
+    # (`eps`, later: 0.1, as then, and `epsfor` only says where eps counts), pinned here so
+    # that a later default cannot reach them
     for text in (BASELINE, LINEAR):
         params = parse_params(text)[1]
-        assert params.net == "" and params.rollout == 1 and params.wait4 == 0
-        assert params.eps == 0.1
+        assert params.net == "" and params.rollout == 1 and params.eps == 0.1
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {
-        "time", "net", "rollout", "wait4", "wait4from", "eps", "epsfor"}
+        "time", "net", "rollout", "eps", "epsfor"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
         assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == written
 
@@ -113,14 +111,14 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     (or, for one that is off unless named, like `net`, pin it in
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
-        ["iterations", "time", "c", "workers", "horizon", "plain", "root", "wait4", "wait4from",
-         "eps", "epsfor", "model", "net", "rollout"]
+        ["iterations", "time", "c", "workers", "horizon", "plain", "root", "eps", "epsfor",
+         "model", "net", "rollout"]
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():
-    # but for the levels' 6-player wait and 4-player rate of random moves, which the default
-    # leaves out so that a spec recorded without them still means what it played
-    by_count = dict(wait4=30, wait4from=6, eps=0.03, epsfor="4")
+    # but for the levels' 4-player rate of random moves, which the default leaves out so that
+    # a spec recorded without it still means what it played
+    by_count = dict(eps=0.03, epsfor="4")
     defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
     assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
     written = "".join(f",{name}={value}" for name, value in by_count.items())

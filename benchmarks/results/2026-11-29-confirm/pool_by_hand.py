@@ -1,13 +1,16 @@
-"""The two 4-player steps asked again on new deals, each pooled with its first test, all games.
+"""The single-count steps asked again on new deals, each pooled with its first test, all games.
 
 Each first test named its rule otherwise than the confirmation does (`cutnext=23456` and
-`eps=0.03` then, `cutnext=4` in level 3 and `eps=0.03,epsfor=4` now): in a 4-player game they
-play alike, but `ekonos lab pool-sprt` compares specs as written and stops at the first shard
-that crossed a bound, and here both parts of a pool may have crossed one.  So this adds the
-shards' unit histograms by hand and reads them with the library's LLR and Elo estimate.
+`eps=0.03` then, `cutnext=4` in level 3 and `eps=0.03,epsfor=4` now; the 6-player wait was the
+test's spec then and is level 3's now, so each side is named otherwise): in a game of that
+count they play alike, but `ekonos lab pool-sprt` compares specs as written and stops at the
+first shard that crossed a bound, and here both parts of a pool may have crossed one.  So this
+adds the shards' unit histograms by hand and reads them with the library's LLR and Elo
+estimate, always at SPRT [0, 30] (the 6-player cell's first test ran [0, 15]).
 
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py cutnext   # pool-cutnext-4p.txt
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py eps       # pool-eps-4p-all.txt
+    python benchmarks/results/2026-11-29-confirm/pool_by_hand.py wait4     # pool-wait4-6p.txt
 """
 import json
 import sys
@@ -19,26 +22,33 @@ from search.lab.sprt import bounds, llr
 HERE = Path(__file__).resolve().parent
 LOWER, UPPER = bounds()
 
-#: Per rule: what its test spec holds, then the first test's shards and the confirmation's.
+#: Per rule: its player count, what its test spec holds, then the first test's shards and the
+#: confirmation's.
+RESULTS = HERE.parent
 RULES = {
-    "cutnext": ("cutnext=",
-                [HERE.parent / "2026-11-29-cutnext" / "arena-cutnext-vs-level3-4p-seed427.json"],
+    "cutnext": (4, "cutnext=",
+                [RESULTS / "2026-11-29-cutnext" / "arena-cutnext-vs-level3-4p-seed427.json"],
                 [HERE / f"arena-cutnext4-confirm-4p-seed{s}.json" for s in (445, 446)]),
-    "eps": ("eps=0.03",
-            [HERE.parent / "2026-11-28-playouts" / f"arena-eps03-4p-seed{s}.json"
+    "eps": (4, "eps=0.03",
+            [RESULTS / "2026-11-28-playouts" / f"arena-eps03-4p-seed{s}.json"
              for s in (392, 395, 396, 397)],
             [HERE / f"arena-eps03-confirm-4p-seed{s}.json" for s in (447, 448)]),
+    "wait4": (6, "wait4=30",
+              [RESULTS / "2026-11-27-infer" / "arena-wait4-vs-level3-6p-seed381.json",
+               RESULTS / "2026-11-27-wait4" / "arena-6p-seed382.json"],
+              [HERE / "arena-wait4-confirm-6p-seed450.json"]),
 }
 
 
-def line(label: str, files: list[Path], rule: str) -> str:
-    """The pooled test of `files` (each a 4-player SPRT of a spec holding `rule`) in one line."""
+def line(label: str, files: list[Path], players: int, rule: str) -> str:
+    """The pooled test of `files` (each an SPRT of `players` of a spec holding `rule`) in one
+    line."""
     counts: dict[float, int] = {}
     games = 0
     for path in files:
         run = json.loads(path.read_text())
         s = run["sprt"]
-        assert run["players"] == 4 and rule in run.get("specs", {}).get(s["test"], s["test"]), path
+        assert run["players"] == players and rule in run.get("specs", {}).get(s["test"], s["test"]), path
         for value, count in s["outcomes"]:
             counts[round(value, 12)] = counts.get(round(value, 12), 0) + count
         games += s["games"]
@@ -50,7 +60,7 @@ def line(label: str, files: list[Path], rule: str) -> str:
 
 
 if __name__ == "__main__":
-    rule, first, confirm = RULES[sys.argv[1]]
-    print(line("first test", first, rule))
-    print(line("confirmation", confirm, rule))
-    print(line("all", first + confirm, rule))
+    players, rule, first, confirm = RULES[sys.argv[1]]
+    print(line("first test", first, players, rule))
+    print(line("confirmation", confirm, players, rule))
+    print(line("all", first + confirm, players, rule))
