@@ -2,7 +2,8 @@
 
 Each first test named its rule otherwise than the confirmation does (`cutnext=23456` and
 `eps=0.03` then, `cutnext=4` in level 3 and `eps=0.03,epsfor=4` now; the 6-player wait was the
-test's spec then and is level 3's now, so each side is named otherwise): in a game of that
+test's spec then and is level 3's now, so each side is named otherwise, and so is generation
+4's 6-player cell, then a file's path and now level 3's shipped model): in a game of that
 count they play alike, but `ekonos lab pool-sprt` compares specs as written and stops at the
 first shard that crossed a bound, and here both parts of a pool may have crossed one.  So this
 adds the shards' unit histograms by hand and reads them with the library's LLR and Elo
@@ -11,6 +12,7 @@ estimate, always at SPRT [0, 30] (the 6-player cell's first test ran [0, 15]).
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py cutnext   # pool-cutnext-4p.txt
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py eps       # pool-eps-4p-all.txt
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py wait4     # pool-wait4-6p.txt
+    python benchmarks/results/2026-11-29-confirm/pool_by_hand.py cell6     # pool-cell6-6p-all.txt
 """
 import json
 import sys
@@ -37,6 +39,12 @@ RULES = {
               [RESULTS / "2026-11-27-infer" / "arena-wait4-vs-level3-6p-seed381.json",
                RESULTS / "2026-11-27-wait4" / "arena-6p-seed382.json"],
               [HERE / "arena-wait4-confirm-6p-seed450.json"]),
+    "cell6": (6, "eval-0678b3d9c83c",
+              [RESULTS / "2026-11-27-phase" / "arena-6p-cell-vs-level3-6p-seed341.json",
+               RESULTS / "2026-11-27-cells" / "arena-cell6-vs-level3-6p-seed362.json",
+               RESULTS / "2026-11-27-cells" / "arena-cell6-vs-level3-6p-seed364.json",
+               RESULTS / "2026-11-27-flat" / "arena-6p-cell-vs-level3-6p-seed354.json"],
+              [HERE / f"arena-cell6-confirm-6p-seed{s}.json" for s in (449, 451)]),
 }
 
 
