@@ -6,8 +6,9 @@ test's spec then and is level 3's now, so each side is named otherwise, and so i
 4's 6-player cell, then a file's path and now level 3's shipped model): in a game of that
 count they play alike, but `ekonos lab pool-sprt` compares specs as written and stops at the
 first shard that crossed a bound, and here both parts of a pool may have crossed one.  So this
-adds the shards' unit histograms by hand and reads them with the library's LLR and Elo
-estimate, always at SPRT [0, 30] (the 6-player cell's first test ran [0, 15]).
+gives every shard's unit histogram to one `Sprt` at once (it checks its bounds after them all)
+and reads its LLR and Elo estimate, always at SPRT [0, 30] (the 6-player cell's first test ran
+[0, 15]).
 
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py cutnext   # pool-cutnext-4p.txt
     python benchmarks/results/2026-11-29-confirm/pool_by_hand.py eps       # pool-eps-4p-all.txt
@@ -18,11 +19,9 @@ import json
 import sys
 from pathlib import Path
 
-from search.lab.ratings import elo_estimate
-from search.lab.sprt import bounds, llr
+from search.lab.sprt import Sprt
 
 HERE = Path(__file__).resolve().parent
-LOWER, UPPER = bounds()
 
 #: Per rule: its player count, what its test spec holds, then the first test's shards and the
 #: confirmation's.
@@ -50,21 +49,23 @@ RULES = {
 
 def line(label: str, files: list[Path], players: int, rule: str) -> str:
     """The pooled test of `files` (each an SPRT of `players` of a spec holding `rule`) in one
-    line."""
-    counts: dict[float, int] = {}
+    line: every shard's units given to one test at once, which checks its bounds only after
+    them all."""
+    test = Sprt(0, 30, model="block")
+    outcomes: list[tuple[float, int]] = []
     games = 0
     for path in files:
         run = json.loads(path.read_text())
         s = run["sprt"]
-        assert run["players"] == players and rule in run.get("specs", {}).get(s["test"], s["test"]), path
-        for value, count in s["outcomes"]:
-            counts[round(value, 12)] = counts.get(round(value, 12), 0) + count
+        spec = run.get("specs", {}).get(s["test"], s["test"])
+        assert run["players"] == players and rule in spec, path
+        outcomes += s["outcomes"]
         games += s["games"]
-    values = sorted(set(counts) | {0.0, 1.0})
-    n = [counts.get(v, 0) for v in values]
-    e = elo_estimate(values, [1.0] * len(values), n)
-    return (f"{label}: {games} games, LLR [0, 30] {llr(n, values, 0, 30):+.2f} "
-            f"(bounds {LOWER:+.2f}, {UPPER:+.2f}), Elo {e.elo:+.0f} [{e.low:+.0f}, {e.high:+.0f}]")
+    test.add_outcomes(outcomes, games)
+    e = test.elo()
+    return (f"{label}: {games} games, LLR [0, 30] {test.llr:+.2f} "
+            f"(bounds {test.lower:+.2f}, {test.upper:+.2f}), "
+            f"Elo {e.elo:+.0f} [{e.low:+.0f}, {e.high:+.0f}]")
 
 
 if __name__ == "__main__":
