@@ -68,6 +68,7 @@ def expected_games(snap: Snapshot) -> int:
     "ekonos arena -p 4 --bot level3 --bot greedy --bot greedy --bot greedy -n 40 --json",
     "ekonos arena -p 2 --bot ismcts:iterations=2000 --bot ismcts:iterations=200 --sprt 0,50",
     "ekonos arena -p 2 --bot level2 --bot level2@1 --sprt 0,50 -w 2",
+    "ekonos arena -p 5 --bot level4 --bot linear --sprt 0,30 --sprt-by win",
     "ekonos arena -p 2 --bot level3 --bot level2 -n 100 --backend ray --address auto"))
 @players_option("Players per game.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="SPEC",
@@ -81,6 +82,10 @@ def expected_games(snap: Snapshot) -> int:
 @click.option("--sprt", type=SprtBounds(), default=None,
               help="Sequential test of the first bot against the second: H0 Elo = ELO0, "
                    "H1 Elo = ELO1; play blocks until the LLR crosses a bound.")
+@click.option("--sprt-by", type=click.Choice(["score", "win"]), default="score",
+              show_default=True,
+              help="SPRT: what a block scores: pairwise results by final score, or the first "
+                   "bot's share of the wins (Elo from the win rate per seat).")
 @click.option("--alpha", type=PROBABILITY, default=0.05, show_default=True,
               help="SPRT: false-positive rate (H1 accepted when ELO0 is true).")
 @click.option("--beta", type=PROBABILITY, default=0.05, show_default=True,
@@ -88,8 +93,9 @@ def expected_games(snap: Snapshot) -> int:
 @backend_options
 @json_option("Print the result as JSON.")
 def arena(players: int, bots: tuple[str, ...], games: int | None, seed: int, workers: int,
-          variant: str, sprt: tuple[float, float] | None, alpha: float, beta: float,
-          backend: str, address: str | None, ship: bool, quiet: bool, as_json: bool) -> None:
+          variant: str, sprt: tuple[float, float] | None, sprt_by: str, alpha: float,
+          beta: float, backend: str, address: str | None, ship: bool, quiet: bool,
+          as_json: bool) -> None:
     """Play bots against each other with seats rotated and fixed seeds.
 
     Games come in blocks of PLAYERS sharing one deal, every bot in every seat, so use a
@@ -108,12 +114,15 @@ def arena(players: int, bots: tuple[str, ...], games: int | None, seed: int, wor
         raise click.UsageError(f"{len(bots)} --bot options for {players} players")
     if games is None and sprt is None:
         raise click.UsageError("Missing option '--games' / '-n' (needed without --sprt).")
+    if sprt_by != "score" and sprt is None:
+        raise click.UsageError("--sprt-by says how an SPRT scores: give --sprt too.")
     planned = games if games is not None else SPRT_GAMES
     threads = max(bot_threads(b) for b in bots)
     with make_backend(backend, workers, address, task_cpus=threads, ship=ship) as runner, \
             RunProgress(planned, quiet) as bar:
         result = run_arena(list(bots), players, games, seed=seed, workers=workers,
                            variant=variant, sprt=sprt, alpha=alpha, beta=beta, backend=runner,
+                           sprt_by=sprt_by,
                            progress=lambda snap: bar.update(snap.done,
                                                             lambda: estimate_text(snap),
                                                             total=expected_games(snap)))
@@ -201,7 +210,8 @@ def print_result(result: dict, out: Console) -> None:
         est = test["elo"]
         out.print(Text(
             f"SPRT [{test['elo0']:g}, {test['elo1']:g}] alpha {test['alpha']:g} "
-            f"beta {test['beta']:g} ({test['model']}): {verdict}\n"
+            f"beta {test['beta']:g} ({test['model']}"
+            f"{', by the win' if test.get('by') == 'win' else ''}): {verdict}\n"
             f"LLR {test['llr']:+.3f} (bounds {test['lower']:+.3f}, {test['upper']:+.3f}) after "
             f"{test['games']} games ({test['units']} units)"
             + (f"; Elo {elo_text(est)}" if est else "")), soft_wrap=True)

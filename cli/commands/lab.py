@@ -40,7 +40,8 @@ def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
 @lab.command("pool-sprt", epilog=example(
     "ekonos lab pool-sprt A.json B.json",
     "ekonos lab pool-sprt A.json B.json --spec level5=ismcts:iterations=300000,horizon=1",
-    "ekonos lab pool-sprt C.json D.json --sprt 0,30"))
+    "ekonos lab pool-sprt C.json D.json --sprt 0,30",
+    "ekonos lab pool-sprt E.json F.json --sprt 0,30 --by win"))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
               help="What a label names where a file does not say (a level, in files written "
@@ -48,7 +49,11 @@ def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
 @click.option("--sprt", "bounds", type=SprtBounds(), default=None,
               help="The test to pool into, whatever the runs' own bounds (needed when none of "
                    "them ran --sprt).")
-def pool_sprt_cmd(runs, specs: tuple[str, ...], bounds: tuple[float, float] | None) -> None:
+@click.option("--by", type=click.Choice(["score", "win"]), default="score", show_default=True,
+              help="What a unit scores: pairwise results by final score, or the test bot's "
+                   "share of the wins (read from each bot's blocks, runs since 2026-11-29).")
+def pool_sprt_cmd(runs, specs: tuple[str, ...], bounds: tuple[float, float] | None,
+                  by: str) -> None:
     """Pool the SPRT of RUNS (`arena --json` files of one pair of bots, shards on new deals:
     runs with --sprt, and runs without it that kept their units) and print the pooled test
     after each file: games, LLR against its bounds, Elo with its 95% interval, and the state
@@ -60,7 +65,7 @@ def pool_sprt_cmd(runs, specs: tuple[str, ...], bounds: tuple[float, float] | No
         raise click.UsageError(str(e)) from None
     data = _read_json(runs, "`arena --json` result", pool_sprt.MAX_RESULT_BYTES)
     try:
-        lines = pool_sprt.report([str(f) for f in runs], data, given, bounds)
+        lines = pool_sprt.report([str(f) for f in runs], data, given, bounds, by)
     except ValueError as e:                     # pool_sprt says which run and why
         raise InputError(str(e)) from None
     except (KeyError, TypeError) as e:          # a record missing a field, or of a wrong type

@@ -301,7 +301,7 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
               workers: int = 1, variant: str = "rulebook",
               progress: Callable[[Snapshot], None] | None = None,
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
-              backend: Backend | None = None) -> dict:
+              backend: Backend | None = None, sprt_by: str = "score") -> dict:
     """Play `games` games (with `sprt`: at most that many, default SPRT_GAMES).  `specs` has one
     entry per seat, or fewer: then the list is repeated (two specs in 4 players: A B A B).
     Results are grouped by entrant label (`summarize`: each with its think time per decision over
@@ -309,7 +309,9 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
 
     `sprt=(elo0, elo1)`: a sequential test of the first label (test) against the second (base),
     fed block by block in block order, stopping at the first decision (outstanding blocks are
-    cancelled); its result is under ``"sprt"``.  `backend`: where blocks run (default: local,
+    cancelled); its result is under ``"sprt"``; `sprt_by` ``win`` scores a block by the first
+    label's share of the wins (`search.lab.sprt`), and the run then keeps its units by score
+    too (``"tally"``).  `backend`: where blocks run (default: local,
     `workers` processes).  Ctrl-C stops the run: the result then covers the games finished so
     far and says ``"stopped": "interrupted"``.  `progress(snapshot)` is called after each block.
     """
@@ -320,7 +322,9 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
         if len(labels) != 2:
             raise EkonosError(f"--sprt compares two bots, not {len(labels)} (to test a bot "
                               "against itself name it twice with an offset: BOT and BOT@1)")
-        test = new_sprt(sprt[0], sprt[1], alpha, beta, players)
+        odds = entrants.count(labels[0]) / entrants.count(labels[1])
+        test = new_sprt(sprt[0], sprt[1], alpha, beta, players, by=sprt_by,
+                        odds=odds if sprt_by == "win" else 1.0)
         games = SPRT_GAMES if games is None else games
         games = -(-games // players) * players          # whole blocks: a test takes blocks
     if games is None or games < 1:
@@ -359,7 +363,8 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
            **summarize(snap.games, entrants, players), "stopped": stopped}
     if test is not None:
         out["sprt"] = {"test": labels[0], "base": labels[1], **test.result()}
-    elif len(set(entrants)) == 2:          # no test, but the units one would take: poolable
+    if len(set(entrants)) == 2 and (test is None or test.by != "score"):
+        # no test by score, but the units one would take: poolable
         test_label, base_label = dict.fromkeys(entrants)
         out["tally"] = tally(whole_blocks(snap.games, entrants, players), test_label,
                              base_label, players)

@@ -17,6 +17,11 @@ Last, each bot's win share over every shard's games with its interval over all t
 (the arena writes each bot's blocks since 2026-11-29), what a target like "31% of the wins as
 one seat against three" is read from.  A shard that repeats another's deals is refused.
 
+`--by win` pools a test by the win instead (`search.lab.sprt`, Luce's model): each shard's units
+are then its whole blocks' shares of the wins, read from the bots' blocks (runs since
+2026-11-29, with or without a test of their own), and a shard's own bounds count only when its
+own test was by the win.
+
 Bots are compared by their full specs: a level's spec changes when the levels are refit, so a
 file names its levels' specs (`specs`, written by the arena since session 27).  An older file
 that names a level without its spec is refused unless `--spec LABEL=SPEC` says what the label
@@ -36,7 +41,7 @@ from ekonos.files import FileError, read_bounded
 from search.lab.arena import clustered_interval, resolved
 from search.registry import recorded_spec
 from search.bots import ISMCTSBot, names_level
-from search.lab.sprt import Sprt
+from search.lab.sprt import BYS, Sprt, model_for_players
 from search import evaluation, network
 
 #: Parameters naming a file that is compared by its content's name, with that name's pattern,
@@ -51,7 +56,7 @@ MAX_RESULT_BYTES = 16 << 20
 MAX_SEATS = 36
 
 #: What must match for two runs to be one test: their units, and the bounds of those that ran one.
-UNITS = ("test", "base", "model", "players")
+UNITS = ("test", "base", "model", "players", "by", "odds")
 BOUNDS = ("elo0", "elo1", "alpha", "beta")
 SAME = UNITS + BOUNDS
 
@@ -136,18 +141,61 @@ def _with_values(spec: str, change) -> str:
     return f"{name}:{','.join(items)}"
 
 
-def sprt_of(run: dict, k: int, given: dict[str, str]) -> dict:
+def sprt_of(run: dict, k: int, given: dict[str, str], by: str = "score") -> dict:
     """Run k's SPRT record, or the units of a run without one (``tally``, written by the arena
     for two bots since 2026-11-28: no bounds, ``elo0`` and the rest None), with its two bots as
-    canonical specs (`bot_of`); ValueError when the run has neither."""
-    s = _units(run)
-    if s is None:
-        raise ValueError(f"run {k} has no SPRT and no tally of its units (it was run "
-                         "without --json, or without --sprt before the arena kept them)")
-    if s is not run.get("sprt"):                     # a tally: a run without --sprt
-        s = dict(s, **{key: None for key in BOUNDS})
+    canonical specs (`bot_of`); ValueError when the run has neither.  By the win, the units of
+    its whole blocks (`win_units`)."""
+    if by == "win":
+        s = win_units(run, k)
+    else:
+        s = _units(run, by)
+        if s is None:
+            raise ValueError(f"run {k} has no SPRT and no tally of its units by score (it was "
+                             "run without --json, or without --sprt before the arena kept them)")
+        if s is not run.get("sprt"):                     # a tally: a run without --sprt
+            s = dict(s, **{key: None for key in BOUNDS})
+        s = dict(s, by="score", odds=1.0)
     return dict(s, test=bot_of(run, s["test"], k, given), base=bot_of(run, s["base"], k, given),
                 players=run.get("players"))
+
+
+def win_units(run: dict, k: int) -> dict:
+    """Run k's units by the win: for each whole block (both bots' seat-games filling every seat
+    of every game of the block; a block cut short by a stop is left out), the test bot's share
+    of the block's wins, as a histogram like a test's ``outcomes``; the odds, test seats per
+    base seat; the run's own bounds when its own test was by the win, else None."""
+    test, base = _blocks_of(run, k, "test"), _blocks_of(run, k, "base")
+    if test is None or base is None:
+        raise ValueError(f"run {k} keeps no blocks (made before the arena wrote them, "
+                         "2026-11-29): it cannot be read by the win")
+    players = run.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
+        raise ValueError(f"run {k} says no player count from 2 to 6")
+    if len(test) != len(base):
+        raise ValueError(f"run {k}: the two bots' blocks do not match ({len(test)} and "
+                         f"{len(base)})")
+    counts: dict[float, int] = {}
+    odds = None
+    for (won, seats), (lost, others) in zip(test, base):
+        if seats + others != players * players:
+            continue                                     # a block cut short
+        if not others or won + lost == 0:
+            raise ValueError(f"run {k}: a whole block without a base seat or without a win")
+        if odds is not None and seats / others != odds:
+            raise ValueError(f"run {k}: its blocks seat the bots in different numbers")
+        odds = seats / others
+        key = round(won / (won + lost), 12)
+        counts[key] = counts.get(key, 0) + 1
+    if odds is None:
+        raise ValueError(f"run {k} has no whole block")
+    own = run.get("sprt") if isinstance(run.get("sprt"), dict) else {}
+    bounds = {key: own.get(key) if own.get("by") == "win" else None for key in BOUNDS}
+    units = sum(counts.values())
+    return {"test": _label(run, "test"), "base": _label(run, "base"),
+            "model": model_for_players(players), "by": "win", "odds": odds,
+            "games": units * players, "units": units,
+            "outcomes": [[v, counts[v]] for v in sorted(counts)], **bounds}
 
 
 def the_test(tests: list[dict], bounds: tuple[float, float] | None) -> dict:
@@ -159,24 +207,29 @@ def the_test(tests: list[dict], bounds: tuple[float, float] | None) -> dict:
                          "ELO0,ELO1")
     alpha, beta = (first["alpha"], first["beta"]) if first else (0.05, 0.05)
     elo0, elo1 = bounds if bounds is not None else (first["elo0"], first["elo1"])
-    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": tests[0]["model"]}
+    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": tests[0]["model"],
+            "by": tests[0]["by"], "odds": tests[0]["odds"]}
 
 
 def pool(runs: list[dict], given: dict[str, str] | None = None,
-         bounds: tuple[float, float] | None = None) -> list[Step]:
+         bounds: tuple[float, float] | None = None, by: str = "score") -> list[Step]:
     """The pooled test after each run in turn (ValueError when they are not the same test, or
     when the test had already been decided before a run).  `given`: label -> spec, what a
     label that a file does not resolve stands for.  `bounds` (ELO0, ELO1): the test to run over
     the pooled units, whatever the runs' own bounds; without it, the runs that ran an SPRT must
-    agree on theirs, and at least one must have run one (runs without one pool with them)."""
-    return _pool(records(runs, given), bounds)
+    agree on theirs, and at least one must have run one (runs without one pool with them).
+    `by`: what a unit scores, ``score`` or ``win`` (`search.lab.sprt`)."""
+    return _pool(records(runs, given, by), bounds)
 
 
-def records(runs: list[dict], given: dict[str, str] | None = None) -> list[dict]:
+def records(runs: list[dict], given: dict[str, str] | None = None,
+            by: str = "score") -> list[dict]:
     """Each run's `sprt_of` record (ValueError for no runs, or for a run that repeats an earlier
     one's deals: the same seed and player count, so the same games counted twice)."""
     if not runs:
         raise ValueError("no runs to pool")
+    if by not in BYS:
+        raise ValueError(f"a test scores by {' or '.join(BYS)}, not {by!r}")
     seen: dict[tuple, int] = {}
     for k, run in enumerate(runs, 1):
         if not isinstance(run, dict):
@@ -186,7 +239,7 @@ def records(runs: list[dict], given: dict[str, str] | None = None) -> list[dict]
             raise ValueError(f"run {k} plays run {seen[deals]}'s deals again (seed {deals[0]}): "
                              "its games would count twice; give each shard its own --seed")
         seen[deals] = k
-    return [sprt_of(run, k, given or {}) for k, run in enumerate(runs, 1)]
+    return [sprt_of(run, k, given or {}, by) for k, run in enumerate(runs, 1)]
 
 
 def shares(runs: list[dict]) -> list[tuple[str, float, int, float, float]]:
@@ -210,11 +263,13 @@ def shares(runs: list[dict]) -> list[tuple[str, float, int, float, float]]:
     return out
 
 
-def _units(run: object) -> dict | None:
-    """A run's record of its units: its SPRT (``sprt``), else its ``tally``, else None."""
+def _units(run: object, by: str | None = None) -> dict | None:
+    """A run's record of its units: its SPRT (``sprt``), else its ``tally``, else None; with
+    `by`, only a record of units scored that way (one written before tests were by the win is
+    by score)."""
     for key in ("sprt", "tally"):
         s = run.get(key) if isinstance(run, dict) else None
-        if isinstance(s, dict):
+        if isinstance(s, dict) and (by is None or s.get("by", "score") == by):
             return s
     return None
 
@@ -297,15 +352,17 @@ def _names_a_bot(text: str) -> bool:
 
 
 def report(names: list[str], runs: list[dict], given: dict[str, str] | None = None,
-           bounds: tuple[float, float] | None = None) -> list[str]:
+           bounds: tuple[float, float] | None = None, by: str = "score") -> list[str]:
     """The lines printed for runs of one test (their file names in `names`): the test, then the
     pooled state after each run.  ValueError (or KeyError, TypeError on a malformed record)
     when they are not runs of one test."""
-    tests = records(runs, given)
+    tests = records(runs, given, by)
     steps = _pool(tests, bounds)
     t = the_test(tests, bounds)
+    scored = (f", by the win (Elo from the win rate per seat, {t['odds']:g} test seats to 1)"
+              if by == "win" else "")
     out = [f"{tests[0]['test']} against {tests[0]['base']}: SPRT({t['elo0']:g}, {t['elo1']:g}), "
-           f"{t['model']}"]
+           f"{t['model']}{scored}"]
     for name, st in zip(names, steps):
         out.append(f"{name}: {st.games} games, LLR {st.llr:+.2f} ({st.lower:+.2f}, "
                    f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "

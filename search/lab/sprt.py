@@ -36,20 +36,37 @@ Units (the `model` of a test):
   the expected pairwise score that the Elo of `search.lab.ratings.elo_between` is the logistic
   transform of, and for P = 2 it reduces to the pentanomial outcome.  Its values lie on a finite
   lattice; the GSPRT runs over the values observed so far plus the end points 0 and 1.
+
+What a unit scores (`by`):
+
+* ``score`` (the default): the pairwise results above, by final score.
+* ``win``: the test side's share of the unit's wins (tied winners share a win, R20), the
+  measure the multiplayer targets read ("a win share per seat above parity").  Its model is
+  Luce's choice axiom: every seat wins with a probability proportional to its strength, 1 for
+  a base seat and ``s = 10^(elo/400)`` for a test seat, so with ``n_t`` test and ``n_b`` base
+  seats in every game (an arena's seating keeps the counts: `odds` = n_t / n_b) the test side
+  wins a game with probability ``n_t s / (n_t s + n_b)`` (`expected_share`), the mean the GSPRT
+  constrains.  An Elo by the win is the ratio of the win rates per seat: at +40 a test seat
+  wins 1.26 times as often as a base seat.  With two players it is the score test.  It asks
+  only who won, so it needs more games than the score test to see the same gap; it is chosen
+  where a bot wins more without placing better on average (5 and 6 players, 2026-11-29).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from ekonos.errors import EkonosError
-from search.lab.ratings import EloEstimate, Game, elo_estimate, expected_score, head_to_head
+from search.lab.ratings import EloEstimate, Game, elo_estimate, head_to_head
 
 TRINOMIAL = (0.0, 0.5, 1.0)
 PENTANOMIAL = (0.0, 0.25, 0.5, 0.75, 1.0)
 MODELS = {"trinomial": TRINOMIAL, "pentanomial": PENTANOMIAL, "block": None}
+BYS = ("score", "win")
+"""What a unit scores: pairwise results by final score, or the share of the wins."""
 REGULARIZATION = 1e-3
 """Count given to an outcome never observed (fishtest's value)."""
 
@@ -140,14 +157,21 @@ def _log_shrink_one(p: list[float], d: list[float]) -> list[float]:
     return [math.log1p(x * di) for di in d]
 
 
+def expected_share(elo: float, odds: float = 1.0) -> float:
+    """The test side's expected share of the results when each of its seats is `elo` stronger
+    and it holds `odds` times as many seats as the base (Luce); with odds 1 `expected_score`."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0) / odds)
+
+
 def llr(counts, values: Sequence[float], elo0: float, elo1: float,
-        fill: float | Sequence[float] = REGULARIZATION):
+        fill: float | Sequence[float] = REGULARIZATION, odds: float = 1.0):
     """GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for outcome counts.
 
     `values` are the K possible outcomes (a unit's mean score per result, ascending, in [0, 1],
     including 0 and 1); `counts` has shape (K,) or (..., K) (vectorised over leading axes, for
-    simulations) and holds how often each outcome was observed.  A zero count is replaced by
-    `fill` (fishtest: 0.001 for every outcome; a per-value sequence may leave some outcomes out
+    simulations) and holds how often each outcome was observed; under each hypothesis the mean
+    outcome is `expected_share(elo, odds)` (odds 1: the logistic score).  A zero count is
+    replaced by `fill` (fishtest: 0.001 for every outcome; a per-value sequence may leave some outcomes out
     with 0, but 0 and 1 must keep a positive fill).  Returns a float for one count vector
     (computed in plain Python, fast for one update), else an array (numpy, for simulations).
     """
@@ -160,7 +184,7 @@ def llr(counts, values: Sequence[float], elo0: float, elo1: float,
     c = np.where(c > 0, c, np.broadcast_to(np.asarray(fill, dtype=float), v.shape))
     if (c[..., [int(v.argmin()), int(v.argmax())]] <= 0).any():
         raise EkonosError("the outcomes 0 and 1 need a positive count or fill")
-    s0, s1 = expected_score(elo0), expected_score(elo1)
+    s0, s1 = expected_share(elo0, odds), expected_share(elo1, odds)
     if c.ndim == 1:
         n1 = float(c.sum())
         p1 = [float(ci) / n1 for ci in c]
@@ -186,6 +210,33 @@ def block_score(block: Sequence[Game], test: str, base: str) -> tuple[float, int
     if pairs == 0:
         raise EkonosError(f"the block has no game with both {test!r} and {base!r}")
     return pts / pairs, len(block)
+
+
+def win_value(block: Sequence[Game], test: str, base: str) -> tuple[float, int]:
+    """The block statistic by the win: `test`'s share of the wins that went to `test` or `base`
+    seats over the block's games (a win tied between k seats counts 1/k to each, R20), and the
+    number of games."""
+    won = total = 0.0
+    for game in block:
+        top = max(score for _, score in game)
+        winners = [label for label, score in game if score == top]
+        for label in winners:
+            if label in (test, base):
+                total += 1.0 / len(winners)
+                won += 1.0 / len(winners) if label == test else 0.0
+    if total == 0.0:
+        raise EkonosError(f"no game of the block was won by {test!r} or {base!r}")
+    return won / total, len(block)
+
+
+def seat_odds(game: Game, test: str, base: str) -> float:
+    """How many times as many seats `test` holds as `base` in one game (the `odds` of a test by
+    the win)."""
+    mine = sum(1 for label, _ in game if label == test)
+    theirs = sum(1 for label, _ in game if label == base)
+    if not mine or not theirs:
+        raise EkonosError(f"the game does not seat both {test!r} and {base!r}")
+    return mine / theirs
 
 
 def model_for_players(players: int) -> str:
@@ -220,11 +271,17 @@ class Sprt:
     """
 
     def __init__(self, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05,
-                 model: str = "pentanomial"):
+                 model: str = "pentanomial", by: str = "score", odds: float = 1.0):
         if not elo0 < elo1:
             raise EkonosError(f"the SPRT needs elo0 < elo1, not {elo0}, {elo1}")
         if model not in MODELS:
             raise EkonosError(f"unknown SPRT model {model!r}: one of {', '.join(MODELS)}")
+        if by not in BYS:
+            raise EkonosError(f"an SPRT scores by {' or '.join(BYS)}, not {by!r}")
+        if not (math.isfinite(odds) and odds > 0) or (by == "score" and odds != 1.0):
+            raise EkonosError(f"odds must be a positive number (1 for a test by score), "
+                              f"not {odds}")
+        self.by, self.odds = by, float(odds)
         self.elo0, self.elo1, self.alpha, self.beta = float(elo0), float(elo1), alpha, beta
         self.lower, self.upper = bounds(alpha, beta)
         self.model = model
@@ -261,7 +318,7 @@ class Sprt:
             self.units += count
         self.games += games
         values, counts = self.outcomes()
-        self._llr = llr(counts, values, self.elo0, self.elo1)
+        self._llr = llr(counts, values, self.elo0, self.elo1, odds=self.odds)
         return self.state
 
     def add_game(self, score: float) -> str:
@@ -276,8 +333,16 @@ class Sprt:
 
     def add_block(self, block: Sequence[Game], test: str, base: str) -> str:
         """One arena block (its games, each as per-seat ``(label, score)``): 2-player blocks
-        (model pentanomial) must be a pair of games; bigger ones need model ``block``."""
-        value, games = block_score(block, test, base)
+        (model pentanomial) must be a pair of games; bigger ones need model ``block``.  By the
+        win, every game must seat the bots as the test's `odds` say."""
+        if self.by == "win":
+            for game in block:
+                if not math.isclose(seat_odds(game, test, base), self.odds):
+                    raise EkonosError(f"a game seats {test!r} and {base!r} "
+                                      f"{seat_odds(game, test, base):g} to 1, not {self.odds:g}")
+            value, games = win_value(block, test, base)
+        else:
+            value, games = block_score(block, test, base)
         if self.model == "pentanomial" and (games != 2 or any(len(g) != 2 for g in block)):
             raise EkonosError("a pentanomial unit is two 2-player games; use model 'block' "
                               "for more players")
@@ -314,7 +379,12 @@ class Sprt:
         if not self.units:
             return None
         values, counts = self.outcomes()
-        return elo_estimate(values, [1.0] * len(values), counts)
+        est = elo_estimate(values, [1.0] * len(values), counts)
+        if self.odds == 1.0:
+            return est
+        shift = 400.0 * math.log10(self.odds)     # the share's odds are odds * s (Luce)
+        return dataclasses.replace(est, elo=est.elo - shift, low=est.low - shift,
+                                   high=est.high - shift)
 
     def result(self) -> dict:
         """Everything a report needs, JSON-ready."""
@@ -322,14 +392,16 @@ class Sprt:
         values, counts = self.outcomes()
         return {"state": self.state, "llr": self._llr, "lower": self.lower, "upper": self.upper,
                 "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
-                "model": self.model, "games": self.games, "units": self.units,
+                "model": self.model, "by": self.by, "odds": self.odds,
+                "games": self.games, "units": self.units,
                 "outcomes": [[v, c] for v, c in zip(values, counts) if c],
                 "elo": est.as_dict() if est else None}
 
 
 def sprt(elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05,
-         players: int | None = 2, model: str | None = None) -> Sprt:
+         players: int | None = 2, model: str | None = None, by: str = "score",
+         odds: float = 1.0) -> Sprt:
     """A new test of H0 elo = `elo0` against H1 elo = `elo1`.  The unit model follows the arena's
     player count (`model_for_players`) unless `model` names one (``trinomial`` for unpaired
-    single games)."""
-    return Sprt(elo0, elo1, alpha, beta, model or model_for_players(players or 2))
+    single games); `by` and `odds` as `Sprt` takes them."""
+    return Sprt(elo0, elo1, alpha, beta, model or model_for_players(players or 2), by, odds)
