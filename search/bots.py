@@ -44,6 +44,8 @@ POLICIES = ("random", "light")
 #: The player counts as the digits a parameter such as `epsfor` lists them by.
 PLAYER_DIGITS = "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
 PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYERS}, each once"
+#: The search's exploration constant where a spec gives none, and where `cfor` leaves c out.
+SEARCH_C = 0.3
 
 
 def player_mask(digits: str) -> int:
@@ -175,7 +177,7 @@ class ISMCTSBot(Bot):
                                 help="iteration budget (reproducible)")
         time: float | None = param(None, lo=0, lo_open=True, hi=MAX_SECONDS,
                                    help="think this many seconds instead (not reproducible)")
-        c: float = param(0.3, lo=0, hi=100, shown=always, help="UCB exploration constant")
+        c: float = param(SEARCH_C, lo=0, hi=100, shown=always, help="UCB exploration constant")
         workers: int = param(1, lo=1, hi=MAX_WORKERS,
                              help="threads, one tree each, merged (at most one per iteration)")
         horizon: int = param(1, lo=0, hi=EVAL_MAX_ROUNDS, shown=always,
@@ -193,6 +195,9 @@ class ISMCTSBot(Bot):
         epsfor: str = param("", help="eps applies in games of these player counts (digits, e.g. "
                                      f"4 or 56); in others the playouts use {PLAYOUT_EPS}",
                             values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
+        cfor: str = param("", help="c applies in games of these player counts (digits, e.g. "
+                                   f"5 or 56); in others the search uses {SEARCH_C}",
+                          values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -207,10 +212,11 @@ class ISMCTSBot(Bot):
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            counts = self.epsfor
-            if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
-                raise SpecError(f"epsfor must be {PLAYER_DIGITS_TEXT} "
-                                f"(e.g. 4 or 56), got {counts!r}")
+            for name in ("epsfor", "cfor"):
+                counts = getattr(self, name)
+                if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
+                    raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} "
+                                    f"(e.g. 4 or 56), got {counts!r}")
             if self.horizon and not self.model and not self.net:  # the shipped model, named:
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
             if self.model:
@@ -268,11 +274,13 @@ class ISMCTSBot(Bot):
             out["model"] = cls.FORMER_MODEL
         return out
 
-    def searcher(self) -> Searcher:
-        """A fresh search tree with this bot's parameters (one per thread), its size bounded
-        by the memory available to the bot's workers (`memory.node_limit`)."""
+    def searcher(self, players: int | None = None) -> Searcher:
+        """A fresh search tree with this bot's parameters (one per thread) for a game of
+        `players` players (None: c as given, whatever `cfor` says), its size bounded by the
+        memory available to the bot's workers (`memory.node_limit`)."""
         p = self.params
-        s = Searcher(c=p.c)
+        s = Searcher(c=p.c if players is None or not p.cfor or str(players) in p.cfor
+                     else SEARCH_C)
         s.node_limit = memory.node_limit(p.workers)
         s.horizon = p.horizon
         s.plain = p.plain
@@ -297,7 +305,7 @@ class ISMCTSBot(Bot):
         iterations, seconds = p.iterations, p.time
         w = p.workers if seconds is not None else min(p.workers, iterations)
         budgets = [iterations // w + (1 if i < iterations % w else 0) for i in range(w)]
-        searchers = [self.searcher() for _ in range(w)]
+        searchers = [self.searcher(view.nplayers) for _ in range(w)]
         jobs = [dict(iterations=budgets[i] if seconds is None else 0, seconds=seconds or 0.0,
                      seed=derive_seed(seed, i)) for i in range(w)]
         t0 = _time.perf_counter()
@@ -337,8 +345,8 @@ class CheatBot(ISMCTSBot):
     name = "cheat"
     sees_all = True
 
-    def searcher(self) -> Searcher:
-        s = super().searcher()
+    def searcher(self, players: int | None = None) -> Searcher:
+        s = super().searcher(players)
         s.see_all = True
         return s
 

@@ -385,7 +385,7 @@ def second_look(view: State, actions: tuple[int, int], params: dict, per_move: i
     bot = judge_bot(params, per_move)
     out = []
     for r in range(replicates):
-        searcher = bot.searcher()
+        searcher = bot.searcher(view.nplayers)
         for k in range(SLICES):
             size = per_move // SLICES + (1 if k < per_move % SLICES else 0)
             for a in actions:

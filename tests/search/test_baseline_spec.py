@@ -95,13 +95,15 @@ def test_the_references_write_every_parameter():
     # `model` in baseline's, which has no horizon and reads none; linear names its model.  The
     # value network came later: no reference reads one (`net` empty: none; `rollout` means
     # something only with a net), nor plays another rate of random moves in its playouts
-    # (`eps`, later: 0.1, as then, and `epsfor` only says where eps counts), pinned here so
+    # (`eps`, later: 0.1, as then, and `epsfor` only says where eps counts), nor explores with
+    # another c by player count (`cfor`, later: not given, c in every game), pinned here so
     # that a later default cannot reach them
     for text in (BASELINE, LINEAR):
         params = parse_params(text)[1]
         assert params.net == "" and params.rollout == 1 and params.eps == 0.1
+        assert params.cfor == ""
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {
-        "time", "net", "rollout", "eps", "epsfor"}
+        "time", "net", "rollout", "eps", "epsfor", "cfor"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
         assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == written
 
@@ -112,7 +114,7 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "horizon", "plain", "root", "eps", "epsfor",
-         "model", "net", "rollout"]
+         "cfor", "model", "net", "rollout"]
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():

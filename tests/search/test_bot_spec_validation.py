@@ -40,6 +40,7 @@ def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     ("ismcts:root=best", "root"), ("ismcts:eps=-0.1", "eps"), ("ismcts:eps=1.5", "eps"),
     ("ismcts:eps=nan", "eps"), ("ismcts:epsfor=7", "epsfor"), ("ismcts:epsfor=44", "epsfor"),
     ("ismcts:epsfor=x", "epsfor"), ("ismcts:epsfor=1", "epsfor"),
+    ("ismcts:cfor=7", "cfor"), ("ismcts:cfor=55", "cfor"), ("ismcts:cfor=5x", "cfor"),
     ("ismcts:iterations=\u0663", "iterations"), ("ismcts:iterations=1_000", "iterations"),
     ("ismcts:c=\uff11", "c"), ("ismcts:iterations=5,iterations=6", "iterations"),
     ("flat:policy=heavy", "policy"), ("flat:policy=", "policy"),

@@ -85,6 +85,17 @@ def test_eps_counts_only_in_epsfor_games(players):
     assert root_visits(players, f",eps=0.03,epsfor={others}") == light
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_c_counts_only_in_cfor_games(players):
+    """`cfor=DIGITS` keeps the exploration constant c to games of those player counts; in
+    others the search explores with the default c (0.3), as if c were not given."""
+    default, more = root_visits(players, ""), root_visits(players, ",c=0.9")
+    assert more != default                                # c matters in this position
+    others = "".join(str(n) for n in range(2, 7) if n != players)
+    assert root_visits(players, f",c=0.9,cfor={players}") == more
+    assert root_visits(players, f",c=0.9,cfor={others}") == default
+
+
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
     st = State.new(3, seed=5)
     with pytest.raises(ValueError, match="hand of the seat to move is unknown"):

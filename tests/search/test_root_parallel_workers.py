@@ -126,8 +126,8 @@ def test_a_workers_exception_reaches_the_caller(monkeypatch, error, root):
     made = []
     real = ISMCTSBot.searcher
 
-    def searcher(self):
-        made.append(real(self) if len(made) != 1 else _Failing(error))
+    def searcher(self, players=None):
+        made.append(real(self, players) if len(made) != 1 else _Failing(error))
         return made[-1]
 
     monkeypatch.setattr(ISMCTSBot, "searcher", searcher)
