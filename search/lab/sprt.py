@@ -48,8 +48,9 @@ What a unit scores (`by`):
   wins a game with probability ``n_t s / (n_t s + n_b)`` (`expected_share`), the mean the GSPRT
   constrains.  An Elo by the win is the ratio of the win rates per seat: at +40 a test seat
   wins 1.26 times as often as a base seat.  With two players it is the score test.  It asks
-  only who won, so it needs more games than the score test to see the same gap; it is chosen
-  where a bot wins more without placing better on average (5 and 6 players, 2026-11-29).
+  only who won; where place and win move together the score test, reading every seat's place,
+  sees a gap in fewer games.  It is the question where a bot wins more without placing better
+  on average (5 and 6 players, 2026-11-29).
 """
 from __future__ import annotations
 
@@ -171,9 +172,10 @@ def llr(counts, values: Sequence[float], elo0: float, elo1: float,
     including 0 and 1); `counts` has shape (K,) or (..., K) (vectorised over leading axes, for
     simulations) and holds how often each outcome was observed; under each hypothesis the mean
     outcome is `expected_share(elo, odds)` (odds 1: the logistic score).  A zero count is
-    replaced by `fill` (fishtest: 0.001 for every outcome; a per-value sequence may leave some outcomes out
-    with 0, but 0 and 1 must keep a positive fill).  Returns a float for one count vector
-    (computed in plain Python, fast for one update), else an array (numpy, for simulations).
+    replaced by `fill` (fishtest: 0.001 for every outcome; a per-value sequence may leave some
+    outcomes out with 0, but 0 and 1 must keep a positive fill).  Returns a float for one count
+    vector (computed in plain Python, fast for one update), else an array (numpy, for
+    simulations).
     """
     v = np.asarray(values, dtype=float)
     c = np.asarray(counts, dtype=float)
