@@ -118,20 +118,22 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():
-    # but for the levels' 4-player rate of random moves, which the default leaves out so that
-    # a spec recorded without it still means what it played
-    by_count = dict(eps=0.03, epsfor="4")
+    # but for the levels' 4-player rate of random moves and 5-player exploration, which the
+    # default leaves out so that a spec recorded without them still means what it played
+    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4")
     defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
     assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
-    written = "".join(f",{name}={value}" for name, value in by_count.items())
-    assert spec_text("ismcts").replace(",model=", written + ",model=") == spec_text("level3")
+    written = {f"{name}={value}" for name, value in by_count.items()}
+    level3 = spec_text("level3").split(":")[1].split(",")
+    default = spec_text("ismcts").split(":")[1].split(",")
+    assert written <= set(level3) and set(level3) - written == set(default) - {"c=0.3"}
     # linear is level 4 as long as the shipped model is the one linear names
     assert parse_params("linear")[1] == dataclasses.replace(parse_params(LEVELS[4])[1],
                                                             model=ISMCTSBot.FORMER_MODEL,
                                                             **defaults)
     assert parse_params(LEVELS[3])[1] == dataclasses.replace(
-        parse_params("baseline")[1], iterations=25000, horizon=1, plain=1, c=0.3,
-        root="halving", **by_count)
+        parse_params("baseline")[1], iterations=25000, horizon=1, plain=1, root="halving",
+        **by_count)
 
 
 @pytest.mark.parametrize("recorded, means", [
