@@ -208,7 +208,7 @@ def test_build_params_are_checked():
 def level4_at(iterations: int) -> str:
     """Level 4's canonical spec, every parameter written, at the suite's `iterations`."""
     text = spec_text("level4")
-    assert text.startswith("ismcts:iterations=75000,c=0.3,horizon=1,plain=1,root=halving,")
+    assert text.startswith("ismcts:iterations=75000,c=0.5,horizon=1,plain=1,root=halving,")
     assert text.endswith(f",model={evaluation.SHIPPED}")
     return text.replace("iterations=75000", f"iterations={iterations}")
 
