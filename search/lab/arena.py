@@ -172,6 +172,12 @@ def seat_scores(game: dict, entrants: list[str]) -> list[tuple[str, float]]:
     return [(entrants[r["entrant"]], r["score"]) for r in game["results"]]
 
 
+def seat_wins(game: dict, entrants: list[str]) -> list[tuple[str, float]]:
+    """A game record as a test by the win reads it: per seat, in seat order, (label, win), the
+    win as `play_game` split it (1/k to each of k tied winners, R20)."""
+    return [(entrants[r["entrant"]], r["win"]) for r in game["results"]]
+
+
 def quantile(ordered: list[float], q: float) -> float:
     """The q-quantile (0 <= q <= 1) of sorted values by linear interpolation between the two
     nearest ranks: position q * (n - 1) counted from 0 (Hyndman and Fan's type 7, the default of
@@ -342,7 +348,8 @@ def run_arena(specs: list[str], players: int, games: int | None, seed: int = 0,
         for _, block in run:
             snap.games += block
             if test is not None:
-                test.add_block([seat_scores(g, entrants) for g in block], labels[0], labels[1])
+                rows = seat_wins if test.by == "win" else seat_scores
+                test.add_block([rows(g, entrants) for g in block], labels[0], labels[1])
             if progress:
                 progress(snap)
             if test is not None and test.state != "continue":

@@ -216,16 +216,10 @@ def block_score(block: Sequence[Game], test: str, base: str) -> tuple[float, int
 
 def win_value(block: Sequence[Game], test: str, base: str) -> tuple[float, int]:
     """The block statistic by the win: `test`'s share of the wins that went to `test` or `base`
-    seats over the block's games (a win tied between k seats counts 1/k to each, R20), and the
-    number of games."""
-    won = total = 0.0
-    for game in block:
-        top = max(score for _, score in game)
-        winners = [label for label, score in game if score == top]
-        for label in winners:
-            if label in (test, base):
-                total += 1.0 / len(winners)
-                won += 1.0 / len(winners) if label == test else 0.0
+    seats over the block's games, each game per seat as (label, win), the win as the arena
+    records it (1/k to each of k tied winners, R20); and the number of games."""
+    won = sum(win for game in block for label, win in game if label == test)
+    total = won + sum(win for game in block for label, win in game if label == base)
     if total == 0.0:
         raise EkonosError(f"no game of the block was won by {test!r} or {base!r}")
     return won / total, len(block)
@@ -334,9 +328,10 @@ class Sprt:
         return self.add(points / 2.0, 2)
 
     def add_block(self, block: Sequence[Game], test: str, base: str) -> str:
-        """One arena block (its games, each as per-seat ``(label, score)``): 2-player blocks
-        (model pentanomial) must be a pair of games; bigger ones need model ``block``.  By the
-        win, every game must seat the bots as the test's `odds` say."""
+        """One arena block (its games, each as per-seat ``(label, score)``; by the win
+        ``(label, win)``, see `win_value`): 2-player blocks (model pentanomial) must be a pair of
+        games; bigger ones need model ``block``.  By the win, every game must seat the bots as
+        the test's `odds` say."""
         if self.by == "win":
             for game in block:
                 if not math.isclose(seat_odds(game, test, base), self.odds):

@@ -30,12 +30,12 @@ def test_the_expected_share_is_luces(elo, mine, theirs):
 
 
 def test_a_blocks_share_of_the_wins_splits_ties_and_leaves_other_bots_out():
-    won = [("a", 30.0), ("b", 20.0), ("a", 10.0)]
-    lost = [("a", 5.0), ("b", 40.0), ("a", 10.0)]
-    tied = [("a", 40.0), ("b", 40.0), ("a", 10.0)]
+    won = [("a", 1.0), ("b", 0.0), ("a", 0.0)]                  # (label, win) per seat
+    lost = [("a", 0.0), ("b", 1.0), ("a", 0.0)]
+    tied = [("a", 0.5), ("b", 0.5), ("a", 0.0)]                  # R20: the arena splits a tie
     assert win_value([won, lost], "a", "b") == (0.5, 2)
     assert win_value([won, won, lost, tied], "a", "b") == (pytest.approx(2.5 / 4), 4)
-    other = [("a", 1.0), ("b", 2.0), ("c", 9.0)]             # a third bot's win counts for none
+    other = [("a", 0.0), ("b", 0.0), ("c", 1.0)]             # a third bot's win counts for none
     assert win_value([won, other], "a", "b") == (1.0, 2)
     with pytest.raises(EkonosError, match="no game of the block was won"):
         win_value([other], "a", "b")
@@ -77,7 +77,7 @@ def test_wrong_parameters_are_refused():
         Sprt(0, 30, model="block", odds=2.0)
     test = Sprt(0, 30, model="block", by="win", odds=2.0)
     with pytest.raises(EkonosError, match="seats 'a' and 'b' 0.5 to 1, not 2"):
-        test.add_block([[("a", 1.0), ("b", 2.0), ("b", 3.0)]], "a", "b")
+        test.add_block([[("a", 0.0), ("b", 0.0), ("b", 1.0)]], "a", "b")
 
 
 def simulate(elo: float, mine: int, theirs: int, runs: int, seed: int,
