@@ -41,7 +41,8 @@ def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
     "ekonos lab pool-sprt A.json B.json",
     "ekonos lab pool-sprt A.json B.json --spec level5=ismcts:iterations=300000,horizon=1",
     "ekonos lab pool-sprt C.json D.json --sprt 0,30",
-    "ekonos lab pool-sprt E.json F.json --sprt 0,30 --by win"))
+    "ekonos lab pool-sprt E.json F.json --sprt 0,30 --by win",
+    "ekonos lab pool-sprt E.json F.json G.json --sprt 0,30 --looks 2"))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--spec", "specs", multiple=True, metavar="LABEL=SPEC",
               help="What a label names where a file does not say (a level, in files written "
@@ -52,20 +53,26 @@ def _read_json(files: tuple[Path, ...], what: str, cap: int) -> list[dict]:
 @click.option("--by", type=click.Choice(["score", "win"]), default="score", show_default=True,
               help="What a unit scores: pairwise results by final score, or the test bot's "
                    "share of the wins (read from each bot's blocks, runs since 2026-11-29).")
+@click.option("--looks", type=click.IntRange(1, max(pool_sprt.POCOCK)), default=1,
+              show_default=True,
+              help="How many times these shards' win shares have been read, this time "
+                   "included: more than one also prints each interval widened so that all the "
+                   "looks together keep a 5% chance of a false reading (Pocock's constant).")
 def pool_sprt_cmd(runs, specs: tuple[str, ...], bounds: tuple[float, float] | None,
-                  by: str) -> None:
+                  by: str, looks: int) -> None:
     """Pool the SPRT of RUNS (`arena --json` files of one pair of bots, shards on new deals:
     runs with --sprt, and runs without it that kept their units) and print the pooled test
     after each file: games, LLR against its bounds, Elo with its 95% interval, and the state
     (H1, H0 or continue); then each bot's win share over all the runs' games with its 95%
-    interval (runs made since 2026-11-29, which keep each bot's blocks)."""
+    interval (runs made since 2026-11-29, which keep each bot's blocks), and with --looks the
+    same widened for repeated readings."""
     try:
         given = pool_sprt.parse_given(specs)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     data = _read_json(runs, "`arena --json` result", pool_sprt.MAX_RESULT_BYTES)
     try:
-        lines = pool_sprt.report([str(f) for f in runs], data, given, bounds, by)
+        lines = pool_sprt.report([str(f) for f in runs], data, given, bounds, by, looks)
     except ValueError as e:                     # pool_sprt says which run and why
         raise InputError(str(e)) from None
     except (KeyError, TypeError) as e:          # a record missing a field, or of a wrong type

@@ -16,6 +16,10 @@ bounds (the LLR needs only the counts; a shard that stopped at its own bound sto
 Last, each bot's win share over every shard's games with its interval over all their blocks
 (the arena writes each bot's blocks since 2026-11-29), what a target like "31% of the wins as
 one seat against three" is read from.  A shard that repeats another's deals is refused.
+A target read again as shards are added is looked at more than once, and each look with a
+95% interval is another 5% chance of a false "met": `--looks K` also prints the interval
+widened to Pocock's constant for K looks (the repeated-significance boundary that keeps the
+chance over all K at 5%, two-sided; exact for looks at equal steps of games).
 
 `--by win` pools a test by the win instead (`search.lab.sprt`, Luce's model): each shard's units
 are then its whole blocks' shares of the wins, read from the bots' blocks (runs since
@@ -38,7 +42,7 @@ from pathlib import Path
 
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded
-from search.lab.arena import clustered_interval, resolved
+from search.lab.arena import Z95, clustered_interval, resolved
 from search.registry import recorded_spec
 from search.bots import ISMCTSBot, names_level
 from search.lab.sprt import BYS, Sprt, model_for_players
@@ -54,6 +58,11 @@ MAX_RESULT_BYTES = 16 << 20
 
 #: The most seat-games of one bot in one arena block (six players, six games, every seat).
 MAX_SEATS = 36
+
+#: Pocock's constant for K looks at an overall 5%, two-sided (Pocock 1977; Jennison & Turnbull,
+#: *Group Sequential Methods*, table 2.1): the z of each look's interval.
+POCOCK = {1: Z95, 2: 2.178, 3: 2.289, 4: 2.361, 5: 2.413, 6: 2.453, 7: 2.485, 8: 2.512,
+          9: 2.535, 10: 2.555}
 
 #: What must match for two runs to be one test: their units, and the bounds of those that ran one.
 UNITS = ("test", "base", "model", "players", "by", "odds")
@@ -242,11 +251,13 @@ def records(runs: list[dict], given: dict[str, str] | None = None,
     return [sprt_of(run, k, given or {}, by) for k, run in enumerate(runs, 1)]
 
 
-def shares(runs: list[dict]) -> list[tuple[str, float, int, float, float]]:
+def shares(runs: list[dict], z: float = Z95
+           ) -> list[tuple[str, float, int, float, float]]:
     """The win share of the test bot and of the base bot over every run's games, each as (label,
     share, seat-games, low, high): the interval `clustered_interval` over all the runs' blocks, as
-    one run of them all would give.  Empty when a run does not keep its blocks (made before the
-    arena wrote them, 2026-11-29); ValueError for a malformed record."""
+    one run of them all would give, at `z` (a 95% interval by default).  Empty when a run does
+    not keep its blocks (made before the arena wrote them, 2026-11-29); ValueError for a
+    malformed record."""
     out = []
     for role in ("test", "base"):
         wins, counts = [], []
@@ -257,7 +268,7 @@ def shares(runs: list[dict]) -> list[tuple[str, float, int, float, float]]:
             for w, c in blocks:
                 wins.append(w)
                 counts.append(c)
-        low, high = clustered_interval(wins, counts)
+        low, high = clustered_interval(wins, counts, z)
         n = sum(counts)
         out.append((_label(runs[0], role), sum(wins) / n if n else 0.0, n, low, high))
     return out
@@ -352,10 +363,14 @@ def _names_a_bot(text: str) -> bool:
 
 
 def report(names: list[str], runs: list[dict], given: dict[str, str] | None = None,
-           bounds: tuple[float, float] | None = None, by: str = "score") -> list[str]:
+           bounds: tuple[float, float] | None = None, by: str = "score",
+           looks: int = 1) -> list[str]:
     """The lines printed for runs of one test (their file names in `names`): the test, then the
-    pooled state after each run.  ValueError (or KeyError, TypeError on a malformed record)
-    when they are not runs of one test."""
+    pooled state after each run, then the win shares, with their interval over `looks` looks
+    too when it is more than one (`POCOCK`).  ValueError (or KeyError, TypeError on a malformed
+    record) when they are not runs of one test, or for a number of looks not in `POCOCK`."""
+    if looks not in POCOCK:
+        raise ValueError(f"looks must be 1 to {max(POCOCK)}, not {looks!r}")
     tests = records(runs, given, by)
     steps = _pool(tests, bounds)
     t = the_test(tests, bounds)
@@ -371,8 +386,11 @@ def report(names: list[str], runs: list[dict], given: dict[str, str] | None = No
     pooled = shares(runs)
     if not pooled:
         out.append("win shares: not pooled, a run keeps no blocks (made before 2026-11-29)")
-    for label, share, n, low, high in pooled:
+    wide = shares(runs, POCOCK[looks]) if pooled and looks > 1 else [None] * len(pooled)
+    for (label, share, n, low, high), w in zip(pooled, wide):
         parity = f" (parity {100 / players:.1f}%)" if isinstance(players, int) and players else ""
+        over = (f"; over {looks} looks [{100 * w[3]:.1f}, {100 * w[4]:.1f}]"
+                if w is not None else "")
         out.append(f"win share of {label}: {100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}] "
-                   f"of {n} seat-games{parity}")
+                   f"of {n} seat-games{parity}{over}")
     return out

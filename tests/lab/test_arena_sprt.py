@@ -17,8 +17,9 @@ def run(*args):
 
 
 def test_a_clearly_better_bot_accepts_h1_and_the_report_is_complete():
+    # --quiet: on a slow machine the progress log's line (every 30 s) would join the JSON
     r = run("arena", "-p", 2, "--bot", "greedy", "--bot", "random", "--sprt", "0,50",
-            "--seed", 3, "--json")
+            "--seed", 3, "--json", "--quiet")
     assert r.exit_code == 0
     out = json.loads(r.output)
     t = out["sprt"]
@@ -90,7 +91,8 @@ def test_the_game_limit_stops_an_undecided_test():
 
 def test_alpha_and_beta_move_the_bounds():
     out = json.loads(run("arena", "-p", 2, "--bot", "greedy", "--bot", "random", "--sprt",
-                         "-10,40", "--alpha", 0.01, "--beta", 0.2, "--json").output)["sprt"]
+                         "-10,40", "--alpha", 0.01, "--beta", 0.2, "--json",
+                         "--quiet").output)["sprt"]
     assert out["alpha"] == 0.01 and out["beta"] == 0.2 and out["elo0"] == -10
     assert out["upper"] == pytest.approx(4.382, abs=1e-3)   # log(0.8 / 0.01)
     assert out["lower"] == pytest.approx(-1.599, abs=1e-3)  # log(0.2 / 0.99)
@@ -119,7 +121,7 @@ def test_the_result_records_what_each_label_meant():
     """A level's spec changes when the levels are refit: the file says which spec it was."""
     from search.bots import LEVELS, parse_params
     r = run("arena", "-p", 2, "--bot", "level1", "--bot", "random@1", "-n", 2, "--seed", 4,
-            "--json")
+            "--json", "--quiet")
     assert r.exit_code == 0, r.output
     specs = json.loads(r.output)["specs"]
     assert set(specs) == {"level1", "random@1"} and specs["random@1"] == "random"

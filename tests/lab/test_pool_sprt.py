@@ -258,3 +258,43 @@ def test_malformed_blocks_are_refused_by_name(blocks):
 def test_runs_of_another_player_count_are_not_one_test():
     with pytest.raises(ValueError, match="players 3 against 2"):
         pool_sprt.pool([run(SHARD_A), dict(run(SHARD_B), players=3)])
+
+
+def test_pococks_constants_keep_five_percent_over_their_looks():
+    """Each constant, checked by simulation rather than copied: the chance that a normal
+    statistic read after each of K equal steps of games ever leaves ±c_K is 5% (200 000
+    paths: a standard error of 0.05 points; the constants are given to 0.001, which moves the
+    chance by about 0.01 points)."""
+    np = pytest.importorskip("numpy", reason="numpy is a core dependency; a broken install")
+    rng = np.random.default_rng(34)
+    paths = rng.standard_normal((200_000, max(pool_sprt.POCOCK))).cumsum(axis=1)
+    z = np.abs(paths) / np.sqrt(np.arange(1, paths.shape[1] + 1))
+    for k, c in pool_sprt.POCOCK.items():
+        crossed = (z[:, :k] > c).any(axis=1).mean()
+        assert crossed == pytest.approx(0.05, abs=0.0025), (k, c, crossed)
+    assert list(pool_sprt.POCOCK.values()) == sorted(pool_sprt.POCOCK.values())
+
+
+def test_looks_widen_the_win_share_interval(tmp_path):
+    """`--looks 2`: the win shares' lines also give the interval at Pocock's two-look z, which
+    holds the 95% one inside it; a number of looks outside the table is refused."""
+    from search.lab import arena
+    lineup = ["greedy", "random", "random", "random"]
+    a, b = (arena.run_arena(lineup, 4, 8, seed=s) for s in (5, 6))
+    wide = pool_sprt.shares([a, b], pool_sprt.POCOCK[2])
+    plain = pool_sprt.shares([a, b])
+    for w, p in zip(wide, plain):
+        assert w[:3] == p[:3] and w[3] <= p[3] and w[4] >= p[4] and w[4] - w[3] > p[4] - p[3]
+    lines = pool_sprt.report(["a", "b"], [a, b], bounds=(0, 30), looks=2)
+    assert lines[-2].endswith(f"; over 2 looks [{100 * wide[0][3]:.1f}, {100 * wide[0][4]:.1f}]")
+    assert "looks" not in pool_sprt.report(["a", "b"], [a, b], bounds=(0, 30))[-2]
+    with pytest.raises(ValueError, match="looks must be 1 to 10"):
+        pool_sprt.report(["a", "b"], [a, b], bounds=(0, 30), looks=11)
+    fa, fb = tmp_path / "a.json", tmp_path / "b.json"
+    fa.write_text(json.dumps(a))
+    fb.write_text(json.dumps(b))
+    out = CliRunner().invoke(main, [*CMD, str(fa), str(fb), "--sprt", "0,30", "--looks", "2"])
+    assert out.exit_code == 0 and "over 2 looks [" in out.output, out.output
+    for bad in ("0", "11", "two"):
+        out = CliRunner().invoke(main, [*CMD, str(fa), str(fb), "--sprt", "0,30", "--looks", bad])
+        assert out.exit_code == 2 and "Traceback" not in out.output, bad
