@@ -265,7 +265,7 @@ def test_pococks_constants_keep_five_percent_over_their_looks():
     statistic read after each of K equal steps of games ever leaves ±c_K is 5% (200 000
     paths: a standard error of 0.05 points; the constants are given to 0.001, which moves the
     chance by about 0.01 points)."""
-    np = pytest.importorskip("numpy", reason="numpy is a core dependency; a broken install")
+    import numpy as np
     rng = np.random.default_rng(34)
     paths = rng.standard_normal((200_000, max(pool_sprt.POCOCK))).cumsum(axis=1)
     z = np.abs(paths) / np.sqrt(np.arange(1, paths.shape[1] + 1))
