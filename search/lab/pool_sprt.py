@@ -258,6 +258,14 @@ def shares(runs: list[dict], z: float = Z95
     one run of them all would give, at `z` (a 95% interval by default).  Empty when a run does
     not keep its blocks (made before the arena wrote them, 2026-11-29); ValueError for a
     malformed record."""
+    return [(label, sum(wins) / n if (n := sum(counts)) else 0.0, n,
+             *clustered_interval(wins, counts, z))
+            for label, wins, counts in _pooled_blocks(runs)]
+
+
+def _pooled_blocks(runs: list[dict]) -> list[tuple[str, list[float], list[int]]]:
+    """(label, wins, seat-games) per block over all the runs, for the test bot and the base
+    bot; empty when a run keeps no blocks."""
     out = []
     for role in ("test", "base"):
         wins, counts = [], []
@@ -268,9 +276,7 @@ def shares(runs: list[dict], z: float = Z95
             for w, c in blocks:
                 wins.append(w)
                 counts.append(c)
-        low, high = clustered_interval(wins, counts, z)
-        n = sum(counts)
-        out.append((_label(runs[0], role), sum(wins) / n if n else 0.0, n, low, high))
+        out.append((_label(runs[0], role), wins, counts))
     return out
 
 
@@ -383,14 +389,18 @@ def report(names: list[str], runs: list[dict], given: dict[str, str] | None = No
                    f"{st.upper:+.2f}), Elo {st.elo:+.0f} [{st.elo_ci[0]:+.0f}, "
                    f"{st.elo_ci[1]:+.0f}], {st.state}")
     players = runs[0].get("players")
-    pooled = shares(runs)
+    pooled = _pooled_blocks(runs)
     if not pooled:
         out.append("win shares: not pooled, a run keeps no blocks (made before 2026-11-29)")
-    wide = shares(runs, POCOCK[looks]) if pooled and looks > 1 else [None] * len(pooled)
-    for (label, share, n, low, high), w in zip(pooled, wide):
-        parity = f" (parity {100 / players:.1f}%)" if isinstance(players, int) and players else ""
-        over = (f"; over {looks} looks [{100 * w[3]:.1f}, {100 * w[4]:.1f}]"
-                if w is not None else "")
-        out.append(f"win share of {label}: {100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}] "
-                   f"of {n} seat-games{parity}{over}")
+    parity = f" (parity {100 / players:.1f}%)" if isinstance(players, int) and players else ""
+    for label, wins, counts in pooled:
+        n = sum(counts)
+        low, high = clustered_interval(wins, counts)
+        over = ""
+        if looks > 1:
+            wide = clustered_interval(wins, counts, POCOCK[looks])
+            over = f"; over {looks} looks [{100 * wide[0]:.1f}, {100 * wide[1]:.1f}]"
+        share = sum(wins) / n if n else 0.0
+        out.append(f"win share of {label}: {100 * share:.1f}% [{100 * low:.1f}, "
+                   f"{100 * high:.1f}] of {n} seat-games{parity}{over}")
     return out
