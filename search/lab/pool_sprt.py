@@ -258,9 +258,13 @@ def shares(runs: list[dict], z: float = Z95
     one run of them all would give, at `z` (a 95% interval by default).  Empty when a run does
     not keep its blocks (made before the arena wrote them, 2026-11-29); ValueError for a
     malformed record."""
-    return [(label, sum(wins) / n if (n := sum(counts)) else 0.0, n,
-             *clustered_interval(wins, counts, z))
-            for label, wins, counts in _pooled_blocks(runs)]
+    return [(label, *_share(wins, counts, z)) for label, wins, counts in _pooled_blocks(runs)]
+
+
+def _share(wins: list[float], counts: list[int], z: float) -> tuple[float, int, float, float]:
+    """(share, seat-games, low, high) of one bot's pooled blocks, the interval at `z`."""
+    n = sum(counts)
+    return (sum(wins) / n if n else 0.0, n, *clustered_interval(wins, counts, z))
 
 
 def _pooled_blocks(runs: list[dict]) -> list[tuple[str, list[float], list[int]]]:
@@ -394,13 +398,11 @@ def report(names: list[str], runs: list[dict], given: dict[str, str] | None = No
         out.append("win shares: not pooled, a run keeps no blocks (made before 2026-11-29)")
     parity = f" (parity {100 / players:.1f}%)" if isinstance(players, int) and players else ""
     for label, wins, counts in pooled:
-        n = sum(counts)
-        low, high = clustered_interval(wins, counts)
+        share, n, low, high = _share(wins, counts, Z95)
         over = ""
         if looks > 1:
             wide = clustered_interval(wins, counts, POCOCK[looks])
             over = f"; over {looks} looks [{100 * wide[0]:.1f}, {100 * wide[1]:.1f}]"
-        share = sum(wins) / n if n else 0.0
         out.append(f"win share of {label}: {100 * share:.1f}% [{100 * low:.1f}, "
                    f"{100 * high:.1f}] of {n} seat-games{parity}{over}")
     return out
