@@ -82,7 +82,8 @@ def judge_bot(params: dict | None = None, iterations: int | None = None,
     """The judge's search: an `ismcts` bot with `params` (a level's, via level_params; else the
     defaults) and the budget `iterations` or `seconds`; never more workers than each can spend
     MIN_ITERATIONS on.  SpecError (an EkonosError) naming a wrong parameter."""
-    params = {k: v for k, v in (params or {}).items() if k not in ("iterations", "time", "workers")}
+    own = ("iterations", "iterfor", "time", "workers")        # the judge's budget is its own
+    params = {k: v for k, v in (params or {}).items() if k not in own}
     budget = {"iterations": iterations} if seconds is None else {"time": seconds}
     bot = ISMCTSBot(workers=workers, **params, **budget)   # SpecError (an EkonosError) if bad
     if iterations is not None and workers > iterations // MIN_ITERATIONS:   # each worker >= 10

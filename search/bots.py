@@ -16,6 +16,7 @@ fields; parsing, printing, the help text and the checks follow from it.
 """
 from __future__ import annotations
 
+import functools
 import random
 import time as _time
 from dataclasses import dataclass
@@ -30,8 +31,8 @@ from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, RETIRED,
                              Bot, BotParams, SpecError, always, define_level, define_named,
                              derive_seed, differs, format_spec, make_bot, param, parse_params,
-                             names_level, parse_spec, recorded_spec, retire_level, spec_help,
-                             spec_text)
+                             names_level, parse_spec, quote, recorded_spec, retire_level,
+                             spec_help, spec_text)
 
 __all__ = ["BASELINE", "BOTS", "LEVELS", "LINEAR", "RETIRED", "Analysis", "Bot", "BotParams",
            "CheatBot", "FlatBot", "GreedyBot", "ISMCTSBot", "RandomBot", "SpecError",
@@ -52,6 +53,27 @@ def player_mask(digits: str) -> int:
     """Player counts given as digits (`epsfor`) as the search's bit mask: bit n set for games
     of n players."""
     return sum(1 << int(n) for n in digits)
+
+
+@functools.lru_cache(maxsize=32)
+def budgets_by_count(text: str) -> dict[int, int]:
+    """`iterfor`'s text ('3:500/456:2000') as {player count: iterations}; {} for ''.
+    SpecError saying what is wrong with it."""
+    out: dict[int, int] = {}
+    for group in text.split("/") if text else ():
+        counts, colon, number = group.partition(":")
+        if not colon or not counts or any(n not in PLAYER_DIGITS for n in counts):
+            raise SpecError("iterfor must be groups COUNTS:N joined by '/' (e.g. "
+                            f"3:500/456:2000; {PLAYER_DIGITS_TEXT}), got {quote(text)}")
+        if not (number.isascii() and number.isdigit() and len(number) <= 12) \
+                or not 1 <= int(number) <= MAX_ITERATIONS:
+            raise SpecError(f"iterfor: {quote(number)} is not a budget from 1 to "
+                            f"{MAX_ITERATIONS} iterations")
+        for n in map(int, counts):
+            if n in out:
+                raise SpecError(f"iterfor names {n} players twice, in {quote(text)}")
+            out[n] = int(number)
+    return out
 
 
 def _check_view(view: State) -> None:
@@ -198,6 +220,14 @@ class ISMCTSBot(Bot):
         cfor: str = param("", help="c applies in games of these player counts (digits, e.g. "
                                    f"5 or 56); in others the search uses {SEARCH_C}",
                           values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
+        iterfor: str = param("", help="the iteration budget by player count: groups "
+                                      "COUNTS:N joined by '/', e.g. 3:500/456:2000 (500 "
+                                      "iterations with 3 players, 2 000 with 4 to 6); a count "
+                                      "not named searches `iterations` (with a time: unused, "
+                                      "as `iterations` is)",
+                             values=f"COUNTS:N/... ({PLAYER_DIGITS_TEXT} over all groups, "
+                                    f"N from 1 to {MAX_ITERATIONS}; not given: `iterations` "
+                                    "in every game)")
         model: str = param("", help="with a horizon: the evaluation's model (a shipped name or a "
                                     "file of `ekonos learn fit`) instead of the shipped one, "
                                     "to measure a new model against it",
@@ -217,6 +247,7 @@ class ISMCTSBot(Bot):
                 if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
                     raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} "
                                     f"(e.g. 4 or 56), got {counts!r}")
+            budgets_by_count(self.iterfor)                      # SpecError if unreadable
             if self.horizon and not self.model and not self.net:  # the shipped model, named:
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which
             if self.model:
@@ -233,6 +264,11 @@ class ISMCTSBot(Bot):
             elif self.rollout != 1:
                 raise SpecError("rollout=0 needs a net (net=NAME): without one a leaf has "
                                 "nothing to score it")
+
+        def budget(self, players: int) -> int:
+            """The iteration budget of a decision in a game of `players` players: its `iterfor`
+            group's, else `iterations`."""
+            return budgets_by_count(self.iterfor).get(players, self.iterations)
 
     #: Parameters taken out of the search because they lost in the arena (docs/strength.md; the
     #: code is in git history), each with the one value every level and reference played with.
@@ -302,7 +338,7 @@ class ISMCTSBot(Bot):
         seed = self._next_seed(seed)
         seat = view.to_move
         p = self.params
-        iterations, seconds = p.iterations, p.time
+        iterations, seconds = p.budget(view.nplayers), p.time
         w = p.workers if seconds is not None else min(p.workers, iterations)
         budgets = [iterations // w + (1 if i < iterations % w else 0) for i in range(w)]
         searchers = [self.searcher(view.nplayers) for _ in range(w)]

@@ -85,22 +85,22 @@ def _check(f: dataclasses.Field, kind: type, value: Any) -> Any:
         return None
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise SpecError(f"{name} must be an integer, got {_show(value)}")
+            raise SpecError(f"{name} must be an integer, got {quote(value)}")
         value = int(value)
     elif kind is float:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise SpecError(f"{name} must be a number, got {_show(value)}")
+            raise SpecError(f"{name} must be a number, got {quote(value)}")
         value = float(value)
         if not math.isfinite(value):
-            raise SpecError(f"{name} must be a finite number, got {_show(value)}")
+            raise SpecError(f"{name} must be a finite number, got {quote(value)}")
     elif not isinstance(value, kind):
-        raise SpecError(f"{name} must be a {kind.__name__}, got {_show(value)}")
+        raise SpecError(f"{name} must be a {kind.__name__}, got {quote(value)}")
     if m["choices"] is not None and value not in m["choices"]:
-        raise SpecError(f"{name} must be {_either(m['choices'])}, got {_show(value)}")
+        raise SpecError(f"{name} must be {_either(m['choices'])}, got {quote(value)}")
     lo, hi = m["lo"], m["hi"]
     if (lo is not None and (value <= lo if m["lo_open"] else value < lo)) or \
             (hi is not None and value > hi):
-        raise SpecError(f"{name} must be {_range_text(f)}, got {_show(value)}")
+        raise SpecError(f"{name} must be {_range_text(f)}, got {quote(value)}")
     return value
 
 
@@ -115,7 +115,7 @@ def differs(params: BotParams, name: str) -> bool:
                                          if f.name == name)
 
 
-def _show(value: Any, limit: int = 60) -> str:
+def quote(value: Any, limit: int = 60) -> str:
     """`value` as a message quotes it (repr), cut short if long."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
@@ -310,7 +310,7 @@ def _levels_text(sep: str = "-", prefix: str = "") -> str:
 def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
     """The bot class, its checked parameters and the names of those the spec gives."""
     text = spec.strip()
-    spec = _show(spec)
+    spec = quote(spec)
     level = _LEVEL.fullmatch(text)
     if level:
         number = int(level.group(1)) if len(level.group(1)) < 6 else -1
@@ -326,7 +326,7 @@ def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
     name, _, rest = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
-        raise SpecError(f"bot spec {spec}: unknown bot {_show(name)} "
+        raise SpecError(f"bot spec {spec}: unknown bot {quote(name)} "
                         f"(bots: {', '.join([*BOTS, *NAMED])}, "
                         f"or {_levels_text(prefix='level')})")
     cls = BOTS[name]
@@ -336,10 +336,10 @@ def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
         key, eq, value = item.partition("=")
         key, value = key.strip().lower(), value.strip()
         if not eq:
-            raise SpecError(f"bot spec {spec}: {_show(item)} is not key=value")
+            raise SpecError(f"bot spec {spec}: {quote(item)} is not key=value")
         if key not in fields:
             opts = ", ".join(fields) or "none"
-            raise SpecError(f"bot spec {spec}: {name} has no parameter {_show(key)} "
+            raise SpecError(f"bot spec {spec}: {name} has no parameter {quote(key)} "
                             f"(parameters: {opts})")
         if key in kwargs:
             raise SpecError(f"bot spec {spec}: {key} is given twice")
@@ -348,7 +348,7 @@ def _parse(spec: str) -> tuple[type[Bot], BotParams, list[str]]:
             kwargs[key] = _convert(kind, value)
         except ValueError:
             what = ("an " if kind is int else "a ") + kind.__name__
-            raise SpecError(f"bot spec {spec}: {key}={_show(value)} is not {what}") from None
+            raise SpecError(f"bot spec {spec}: {key}={quote(value)} is not {what}") from None
     try:
         return cls, cls.Params(**kwargs), list(kwargs)
     except SpecError as e:
@@ -399,7 +399,7 @@ def recorded_spec(text: str) -> str:
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
-            raise SpecError(f"bot spec {_show(text)}: {_show(item)} is not key=value")
+            raise SpecError(f"bot spec {quote(text)}: {quote(item)} is not key=value")
         given[key.strip().lower()] = value.strip()
     given = cls.recorded(given)
     return spec_text(cls.name + ":" + ",".join(f"{k}={v}" for k, v in given.items()))

@@ -112,7 +112,7 @@ class BuildParams:
         # Written out for the record (a level's meaning may change): `baseline`'s own text, or
         # the parameters that differ from the defaults, with the judge's real iterations.
         text = BASELINE if p == parse_params(BASELINE)[1] else \
-            format_spec(cls.name, dataclasses.replace(p, iterations=self.iterations))
+            format_spec(cls.name, dataclasses.replace(p, iterations=self.iterations, iterfor=""))
         object.__setattr__(self, "reference", text)
 
     def to_dict(self) -> dict:
@@ -222,9 +222,9 @@ def sample_positions(params: BuildParams,
 
 def reference_bot(iterations: int, reference: str = BASELINE) -> ISMCTSBot:
     """The reference search: the `reference` spec's parameters (`baseline`'s unless told) with
-    `iterations` iterations."""
+    `iterations` iterations with every player count (a level's budgets by count dropped)."""
     cls, p = parse_params(reference)
-    return cls(params=dataclasses.replace(p, iterations=iterations))
+    return cls(params=dataclasses.replace(p, iterations=iterations, iterfor=""))
 
 
 def search_once(state: State, iterations: int, seed: int,

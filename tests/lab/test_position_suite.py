@@ -20,8 +20,8 @@ from ekonos.rules import PLAYER_TABLE, Step
 from search import evaluation
 from search.bots import BASELINE, parse_params, spec_text
 from search.lab.suite import (BuildParams, Suite, build_suite, fill_references, load_suite,
-                              new_suite, pool, quotas, reference_of, resume_suite,
-                              sample_positions)
+                              new_suite, pool, quotas, reference_bot, reference_of,
+                              resume_suite, sample_positions)
 from search.lab.suite_score import (GIFT, best_move, decide, loss_of, move_value, score_suite)
 
 FAST_MIX = ("greedy", "level1")
@@ -225,6 +225,16 @@ def test_another_judge_scores_the_same_positions():
     fill_references(a), fill_references(b)
     assert [p["reference"] for p in a.positions] != [p["reference"] for p in b.positions]
     assert Suite(judged, "", b.positions).to_dict()["build"]["reference"] == judged.reference
+
+
+def test_the_judge_searches_the_suite_budget_with_every_player_count():
+    """A judge whose spec sets budgets by player count (`iterfor`) searches the suite's
+    iterations with every count, and is written out without them."""
+    judged = tiny(reference="ismcts:iterations=9000,iterfor=2345:20,horizon=1")
+    assert "iterfor" not in judged.reference and "iterations=400," in judged.reference
+    bot = reference_bot(judged.iterations, judged.reference)
+    assert {bot.params.budget(n) for n in range(2, 7)} == {400}
+    assert reference_bot(300, "ismcts:iterations=9000,iterfor=4:20").params.budget(4) == 300
 
 
 def test_score_refuses_a_bot_that_sees_every_hand(suite_path):

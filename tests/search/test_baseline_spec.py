@@ -102,8 +102,11 @@ def test_the_references_write_every_parameter():
         params = parse_params(text)[1]
         assert params.net == "" and params.rollout == 1 and params.eps == 0.1
         assert params.cfor == ""
+        # nor a budget by player count (`iterfor`, later: not given, `iterations` in every game)
+        assert params.iterfor == "" and all(params.budget(n) == params.iterations
+                                            for n in range(2, 7))
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {
-        "time", "net", "rollout", "eps", "epsfor", "cfor"}
+        "time", "net", "rollout", "eps", "epsfor", "cfor", "iterfor"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
         assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == written
 
@@ -114,7 +117,7 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "horizon", "plain", "root", "eps", "epsfor",
-         "cfor", "model", "net", "rollout"]
+         "cfor", "iterfor", "model", "net", "rollout"]
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():

@@ -17,7 +17,9 @@ from cli.main import main
 from cli.record import write_record
 from ekonos import State, save_file
 from search import review
-from search.analysis import JUDGE_FLOOR, JUDGE_LEVEL, analyse, judge_iterations, level_params
+from search.analysis import (JUDGE_FLOOR, JUDGE_LEVEL, analyse, judge_bot, judge_iterations,
+                             level_params)
+from search.bots import parse_spec
 from search.lab.review_marks import by_method, compare, details
 from search.review import (DEFAULT_ITERATIONS, DecisionReview, GameReview, mark_of,
                            move_accuracy, review_decision, review_game, t95)
@@ -40,6 +42,15 @@ def test_one_budget_rule():
     assert DEFAULT_ITERATIONS == judge_iterations(JUDGE_LEVEL)
     assert judge_iterations(1) == judge_iterations(2) == JUDGE_FLOOR
     assert judge_iterations(4) == level_params(4)["iterations"] > JUDGE_FLOOR
+
+
+def test_the_judge_searches_its_own_budget_whatever_iterfor_says():
+    """A hint or review at a level with budgets by player count searches the judge's budget:
+    `iterfor` is part of the level's budget, not of how it searches."""
+    params = parse_spec("ismcts:iterations=3000,iterfor=23456:50,c=0.5")[1]
+    bot = judge_bot(params, iterations=400)
+    st = State.new(3, seed=11)
+    assert bot.params.c == 0.5 and bot.analyse(st.view(st.to_move)).iterations == 400
 
 
 @pytest.mark.parametrize("level", [2, 3])

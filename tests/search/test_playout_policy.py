@@ -96,6 +96,24 @@ def test_c_counts_only_in_cfor_games(players):
     assert root_visits(players, f",c=0.9,cfor={others}") == default
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_iterfor_sets_the_budget_by_player_count(players):
+    """`iterfor=COUNTS:N/...`: a game of a named count searches N iterations (the same tree as
+    `iterations=N`), any other count `iterations`."""
+    st = State.new(players, seed=11)
+    view = st.view(st.to_move)
+
+    def search(spec):
+        analysis = make_bot(spec, seed=5).analyse(view.copy())
+        return analysis.iterations, [(m["action"], m["visits"]) for m in analysis.moves]
+
+    done, tree = search(f"ismcts:iterations=3000,iterfor={players}:700/56:900")
+    assert done == 700 and tree == search("ismcts:iterations=700")[1]
+    others = "".join(str(n) for n in range(2, 7) if n != players)
+    done, tree = search(f"ismcts:iterations=3000,iterfor={others}:700")
+    assert done == 3000 and tree == search("ismcts:iterations=3000")[1]
+
+
 def test_what_the_policy_cannot_decide_is_refused_with_the_reason():
     st = State.new(3, seed=5)
     with pytest.raises(ValueError, match="hand of the seat to move is unknown"):
