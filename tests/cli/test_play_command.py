@@ -656,3 +656,19 @@ def test_odd_numerals_at_the_prompt_are_refused_not_guessed():
                  "9" * 5000):
         with pytest.raises(MoveError):
             interpret(text, st)
+
+
+def test_the_level_help_names_each_budget_by_player_count():
+    """`play --help` describes each level from its spec: a level whose budget is set by player
+    count (`iterfor`) says it, so the levels' help cannot drift from what they search."""
+    from cli.main import main
+    from search.analysis import level_params
+    from search.bots import LEVELS, budgets_by_count
+
+    text = " ".join(CliRunner().invoke(main, ["play", "--help"]).output.split())
+    for level in LEVELS:
+        params = level_params(level)
+        for players, n in budgets_by_count(params.get("iterfor", "")).items():
+            assert f"{n // 1000}k with" in text or f"{n} with" in text
+            assert f"{players}" in text.split(f"{level} ISMCTS")[1].split(")")[0]
+    assert any(budgets_by_count(level_params(k).get("iterfor", "")) for k in LEVELS)

@@ -108,7 +108,7 @@ def test_the_references_write_every_parameter():
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {
         "time", "net", "rollout", "eps", "epsfor", "cfor", "iterfor"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
-        assert {item.split("=")[0] for item in text.split(":")[1].split(",")} == written
+        assert {item.split("=")[0] for item in text.partition(":")[2].split(",")} == written
 
 
 def test_a_new_search_parameter_must_be_frozen_in_the_references():
@@ -121,14 +121,15 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():
-    # but for the levels' 4-player rate of random moves and 5-player exploration, which the
-    # default leaves out so that a spec recorded without them still means what it played
-    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4")
+    # but for the levels' 4-player rate of random moves and 5-player exploration, and level 3's
+    # budgets by player count, which the default leaves out so that a spec recorded without
+    # them still means what it played
+    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="4:2000")
     defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
     assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
     written = {f"{name}={value}" for name, value in by_count.items()}
-    level3 = spec_text("level3").split(":")[1].split(",")
-    default = spec_text("ismcts").split(":")[1].split(",")
+    level3 = spec_text("level3").partition(":")[2].split(",")
+    default = spec_text("ismcts").partition(":")[2].split(",")
     assert written <= set(level3) and set(level3) - written == set(default) - {"c=0.3"}
     # linear is level 4 as long as the shipped model is the one linear names
     assert parse_params("linear")[1] == dataclasses.replace(parse_params(LEVELS[4])[1],

@@ -57,7 +57,9 @@ def test_hint_json_shows_the_calibrated_share_and_the_searchs_own(tmp_path):
     out = json.loads(r.output)
     assert out["calibration"] == calibration_map.SHIPPED
     # the search's own figures: the level-3 search the hint runs, asked directly
-    params = {k: v for k, v in level_params(3).items() if k not in ("iterations", "workers")}
+    # (-i sets the budget with every player count: the level's budgets by count are left out)
+    params = {k: v for k, v in level_params(3).items()
+              if k not in ("iterations", "iterfor", "workers")}
     raw = {action_text(m["action"]): m["win"] for m in ISMCTSBot(iterations=1500, **params)
            .analyse(st.view(st.to_move), seed=0, line_length=8).moves}
     assert len(out["moves"]) > 1
