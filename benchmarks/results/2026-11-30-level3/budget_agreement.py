@@ -15,19 +15,20 @@ def positions(count, players, seed):
                 out.append(st.copy())
             st.push(bot.choose(st.view(st.to_move)))
     return out[:count]
-players=int(sys.argv[1]); n=int(sys.argv[2])
-deep=make_bot('level4', seed=11)
-cheap={b: make_bot(S.format(b), seed=13) for b in (500, 2000, 25000)}
-res={b: [] for b in cheap}
-for st in positions(n, players, 900+players):
-    v=st.view(st.to_move)
-    moves=deep.analyse(v.copy(), seed=5).moves
-    win={m['action']: m['win'] for m in moves}
-    best=moves[0]['action']
-    for b,bot in cheap.items():
-        a=bot.choose(v.copy(), seed=5)
-        res[b].append((a==best, win[best]-win.get(a, 0.0), len(moves)))
-for b,r in res.items():
-    agree=sum(x[0] for x in r)/len(r)
-    reg=statistics.mean(x[1] for x in r)
-    print(f"{players}p budget {b}: agrees with level 4 on {agree:.0%} of {len(r)}; mean regret by level 4's own win shares {reg:.4f}")
+if __name__ == "__main__":
+    players=int(sys.argv[1]); n=int(sys.argv[2])
+    deep=make_bot('level4', seed=11)
+    cheap={b: make_bot(S.format(b), seed=13) for b in (500, 2000, 25000)}
+    res={b: [] for b in cheap}
+    for st in positions(n, players, 900+players):
+        v=st.view(st.to_move)
+        moves=deep.analyse(v.copy(), seed=5).moves
+        win={m['action']: m['win'] for m in moves}
+        best=moves[0]['action']
+        for b,bot in cheap.items():
+            a=bot.choose(v.copy(), seed=5)
+            res[b].append((a==best, win[best]-win.get(a, 0.0), len(moves)))
+    for b,r in res.items():
+        agree=sum(x[0] for x in r)/len(r)
+        reg=statistics.mean(x[1] for x in r)
+        print(f"{players}p budget {b}: agrees with level 4 on {agree:.0%} of {len(r)}; mean regret by level 4's own win shares {reg:.4f}")

@@ -1,20 +1,10 @@
 """Item 5 diagnostic: the spread of the root's win shares and expected scores over the moves of
 a 20 000-iteration search (UCB at the root, moves with 200 visits or more), by round.
 Usage: python win_spread.py PLAYERS POSITIONS (run from the repository root)."""
-import random, statistics, sys
-from ekonos import State
+import os, statistics, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from budget_agreement import positions  # the same positions
 from search.bots import make_bot
-S='ismcts:iterations={},c=0.5,cfor=5,horizon=1,plain=1,root=halving,eps=0.03,epsfor=4'
-def positions(count, players, seed):
-    rng = random.Random(seed); out=[]; game=0
-    bot = make_bot('level1', seed=3)
-    while len(out) < count:
-        st = State.new(players, seed=seed+game); game += 1
-        while not st.is_over():
-            if st.count_legal() > 1 and rng.random() < 0.08:
-                out.append(st.copy())
-            st.push(bot.choose(st.view(st.to_move)))
-    return out[:count]
 players=int(sys.argv[1]); n=int(sys.argv[2])
 bot=make_bot('ismcts:iterations=20000,c=0.5,cfor=5,horizon=1,plain=1,root=uct,eps=0.03,epsfor=4', seed=11)
 sp=[];rounds=[]
