@@ -9,6 +9,7 @@ from ekonos.errors import EkonosError
 from ekonos.moves import MoveKind
 from ekonos.notation import parse_move
 from ekonos.rules import COMPANIES
+from search.bots import LEVELS, budgets_by_count, parse_spec
 
 # ---------------------------------------------------------------------------------------------
 # The map as a grid.  A hand-made table (found by search, then fixed): every pair of adjacent
@@ -94,3 +95,35 @@ def level_text(level: int) -> str:
     """`level 3 (strong)`: a level by its number and its strength in words."""
     words = LEVEL_WORDS.get(level)
     return f"level {level} ({words})" if words else f"level {level}"
+
+
+def _players_text(counts: list[int]) -> str:
+    """[4] -> '4', [3, 4] -> '3 or 4', [4, 5, 6] -> '4 to 6'."""
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + (" or " if len(counts) > 1 else "") + \
+        str(counts[-1])
+
+
+def levels_summary() -> str:
+    """'1 ISMCTS 200 iterations, 2 ISMCTS 1k iterations, ...' from search.bots.LEVELS (a budget
+    by player count as '3 ISMCTS 25k iterations (2k with 4 players) ...'): `play --help`."""
+    def short(n: int) -> str:
+        return f"{n // 1000}k" if n % 1000 == 0 else f"{n}"
+
+    out = []
+    for k, spec in LEVELS.items():
+        name, kw = parse_spec(spec)
+        if name == "ismcts" and "iterations" in kw:
+            counts: dict[int, list[int]] = {}
+            for players, n in sorted(budgets_by_count(kw.get("iterfor", "")).items()):
+                counts.setdefault(n, []).append(players)
+            per = "; ".join(f"{short(n)} with {_players_text(ps)} players"
+                            for n, ps in counts.items())
+            learned = "" if not kw.get("horizon") else " + learned evaluation" + (
+                " at each playout's next round" if kw.get("cut") == "leaf" else "")
+            out.append(f"{k} ISMCTS {short(kw['iterations'])} iterations"
+                       + (f" ({per})" if per else "") + learned)
+        else:
+            out.append(f"{k} {name}")
+    return ", ".join(out)

@@ -20,7 +20,7 @@ from rich.markup import escape
 
 from ekonos import State
 from ekonos.errors import InvalidMoveError, MoveError
-from search.bots import LEVELS, budgets_by_count, parse_spec
+from search.bots import LEVELS
 
 from cli import output, render, storage
 from cli.busy import BESIDE, WATCH, open_beside
@@ -35,7 +35,7 @@ from cli.events import (AutosaveFailed, DecisionMade, Event, GameOver, RecordFai
 from cli.commands.review import offer_review
 from cli.commands.rules import RULES
 from cli.narration import move_label
-from cli.presentation import level_text
+from cli.presentation import level_text, levels_summary
 from cli.session import GameSession, NothingToRedo, NothingToUndo, SessionError
 from ekonos.moves import MoveKind
 
@@ -400,45 +400,12 @@ def resume_command(path) -> str:
     return f"{ekonos_command()} play --load {shlex.quote(str(os.path.abspath(path)))}"
 
 
-def _players_text(counts: list[int]) -> str:
-    """[4] -> '4', [3, 4] -> '3 or 4', [4, 5, 6] -> '4 to 6'."""
-    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(map(str, counts[:-1])) + (" or " if len(counts) > 1 else "") + \
-        str(counts[-1])
-
-
-def _levels_text() -> str:
-    """'1 ISMCTS 200 iterations, 2 ISMCTS 1k iterations, ...' from search.bots.LEVELS (a budget
-    by player count as '3 ISMCTS 25k iterations (2k with 4 players) ...')."""
-    def short(n: int) -> str:
-        return f"{n // 1000}k" if n % 1000 == 0 else f"{n}"
-
-    out = []
-    for k, spec in LEVELS.items():
-        name, kw = parse_spec(spec)
-        if name == "ismcts" and "iterations" in kw:
-            by = budgets_by_count(kw.get("iterfor", ""))
-            counts: dict[int, list[int]] = {}
-            for players, n in sorted(by.items()):
-                counts.setdefault(n, []).append(players)
-            per = "; ".join(f"{short(n)} with {_players_text(ps)} players"
-                            for n, ps in counts.items())
-            learned = "" if not kw.get("horizon") else " + learned evaluation" + (
-                " at each playout's next round" if kw.get("cut") == "leaf" else "")
-            out.append(f"{k} ISMCTS {short(kw['iterations'])} iterations"
-                       + (f" ({per})" if per else "") + learned)
-        else:
-            out.append(f"{k} {name}")
-    return ", ".join(out)
-
-
 @click.command(epilog="\b\nExamples:\n  ekonos play --ai 3 --level 3\n"
                       "  ekonos play --ai 1 --name Ada --seat 1 --seed 42\n"
                       "  ekonos play --load ~/.local/share/ekonos/autosave.json")
 @click.option("--ai", type=click.IntRange(1, 5), default=None, metavar="N",
               help="AI opponents, 1-5 (default 3): a game of N+1 players.")
-@level_option(help=f"AI strength (default 3): {_levels_text()}.  With --load: changes the "
+@level_option(help=f"AI strength (default 3): {levels_summary()}.  With --load: changes the "
                    "saved level.")
 @seed_option(help="Seed of the deals and the AI (default: random).")
 @click.option("--name", default=None, help="Your name (default: You).")
