@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import random
 import time as _time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ekonos import State
 from ekonos.errors import EkonosError
@@ -269,6 +269,11 @@ class ISMCTSBot(Bot):
             """The iteration budget of a decision in a game of `players` players: its `iterfor`
             group's, else `iterations`."""
             return budgets_by_count(self.iterfor).get(players, self.iterations)
+
+        def fixed(self, iterations: int) -> "ISMCTSBot.Params":
+            """These parameters searching `iterations` iterations with every player count (any
+            `iterfor` budgets dropped): a reference or a judge whose budget is its own."""
+            return replace(self, iterations=iterations, iterfor="")
 
     #: Parameters taken out of the search because they lost in the arena (docs/strength.md; the
     #: code is in git history), each with the one value every level and reference played with.

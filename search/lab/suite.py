@@ -112,7 +112,7 @@ class BuildParams:
         # Written out for the record (a level's meaning may change): `baseline`'s own text, or
         # the parameters that differ from the defaults, with the judge's real iterations.
         text = BASELINE if p == parse_params(BASELINE)[1] else \
-            format_spec(cls.name, dataclasses.replace(p, iterations=self.iterations, iterfor=""))
+            format_spec(cls.name, p.fixed(self.iterations))
         object.__setattr__(self, "reference", text)
 
     def to_dict(self) -> dict:
@@ -224,7 +224,7 @@ def reference_bot(iterations: int, reference: str = BASELINE) -> ISMCTSBot:
     """The reference search: the `reference` spec's parameters (`baseline`'s unless told) with
     `iterations` iterations with every player count (a level's budgets by count dropped)."""
     cls, p = parse_params(reference)
-    return cls(params=dataclasses.replace(p, iterations=iterations, iterfor=""))
+    return cls(params=p.fixed(iterations))
 
 
 def search_once(state: State, iterations: int, seed: int,
