@@ -384,10 +384,13 @@ def test_ctrl_c_keeps_the_shards_finished(tmp_path):
     deadline = time.monotonic() + 60
     while len(listed(folder)) < 2 and time.monotonic() < deadline and p.poll() is None:
         time.sleep(0.05)
+    if len(listed(folder)) < 2:                    # say which way it failed (CI saw a flake)
+        p.kill()
+        pytest.fail(f"2 shards not listed within 60 s; exit {p.wait()}: {p.communicate()[1]}")
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=30)
     assert p.returncode == 130, err
-    assert err.splitlines()[-1].startswith("Interrupted: ") and "Traceback" not in err
+    assert err.splitlines()[-1].startswith("Interrupted: ") and "Traceback" not in err, err
     shards = listed(folder)
     assert 2 <= len(shards) < 400
     for e in shards:
