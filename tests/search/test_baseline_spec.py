@@ -124,7 +124,7 @@ def test_the_default_search_is_level_3_and_linear_is_level_4():
     # but for the levels' 4-player rate of random moves and 5-player exploration, and level 3's
     # budgets by player count, which the default leaves out so that a spec recorded without
     # them still means what it played
-    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="36:500/45:2000")
+    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="3:500/45:2000/6:5000")
     defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
     assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
     written = {f"{name}={value}" for name, value in by_count.items()}
