@@ -413,7 +413,7 @@ class CheatBot(ISMCTSBot):
 #: +53 [+19, +90], +66 [+34, +99]) and they beat level 2 (+257, +244, +152, +135), each an SPRT
 #: [0, 30] accepting H1 (docs/strength.md, "A cheaper level 3").  With 6 players it searched
 #: 500 iterations from 2026-11-30 to 2026-12-01: that cost it -118 Elo [-155, -84] against
-#: its 25 000 iterations, where 5 000 keeps level 4 above it.
+#: its 25 000 iterations, where 5 000 keeps level 4 above it and costs -23 [-49, +3].
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
 define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
 define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
