@@ -10,20 +10,22 @@ import sys
 import numpy as np
 
 from ekonos import State
+from search._ismcts import EVAL_MAX_ROUNDS
 from search._net import NET_LAYOUT
+from search.evaluation import MAXP
 from search.learn.selfplay import load_dataset, read_manifest
 
 folder = sys.argv[1]
 players = int(read_manifest(folder)["players"])
 d = load_dataset([folder])
 x, L = d["x"], NET_LAYOUT
-left = x[:, L["rounds_left"]:L["rounds_left"] + 6].argmax(axis=1) + 1
+left = x[:, L["rounds_left"]:L["rounds_left"] + EVAL_MAX_ROUNDS].argmax(axis=1) + 1
 second = np.flatnonzero(left == State.new(players, seed=0).rounds - 1)   # decisions in round 2
-games, first = np.unique(d["game"][second], return_index=True)
+_, first = np.unique(d["game"][second], return_index=True)          # each game's first
 rows = second[first][:int(sys.argv[2]) if len(sys.argv) > 2 else None]
 won = np.zeros(players)
 for i in rows:
-    start = int(x[i, L["start"]:L["start"] + 6].argmax())                 # relative seat
+    start = int(x[i, L["start"]:L["start"] + MAXP].argmax())              # relative seat
     for j in range(players):
         won[(j - start) % players] += d["win"][i, j]
 share = won / len(rows)
