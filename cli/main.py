@@ -12,25 +12,12 @@ checks that each short help here is the command's own.
 """
 from __future__ import annotations
 
-import os
+import importlib
 import signal
-import sys
 
+import click
 
-def _interrupted_at_start(signum, frame) -> None:
-    # Ctrl-C while the program starts (the imports below, a command's module): one line and
-    # exit status 130, as later (cli.output.interrupted), never an import's traceback
-    os.write(2, b"Interrupted.\n")
-    os._exit(130)
-
-
-if __name__ == "__main__" or os.path.basename(sys.argv[0] if sys.argv else "") == "ekonos":
-    signal.signal(signal.SIGINT, _interrupted_at_start)       # the `ekonos` program only
-
-import importlib  # noqa: E402  (after the start-up handler, as early as it can be)
-
-import click  # noqa: E402
-
+from cli import interrupted_at_start
 from cli.errors import EkonosGroup
 from cli.output import on_interrupt
 from cli.helptext import example
@@ -88,7 +75,7 @@ class LazyGroup(EkonosGroup):
     name -> (module, short help); its `--help` lists them from the table."""
 
     def main(self, *args, **kwargs):
-        if signal.getsignal(signal.SIGINT) is _interrupted_at_start:     # started: from here
+        if signal.getsignal(signal.SIGINT) is interrupted_at_start:     # started: from here
             signal.signal(signal.SIGINT, signal.default_int_handler)    # KeyboardInterrupt
             # (EkonosGroup.main then takes one KeyboardInterrupt a press: cli.output)
         return super().main(*args, **kwargs)
@@ -107,7 +94,7 @@ class LazyGroup(EkonosGroup):
             # machinery could leave a module lock half-released and a traceback behind it
             live = signal.getsignal(signal.SIGINT) is on_interrupt    # the program, not a test
             if live:
-                signal.signal(signal.SIGINT, _interrupted_at_start)
+                signal.signal(signal.SIGINT, interrupted_at_start)
             try:
                 module = importlib.import_module(self.lazy[cmd_name][0])
             finally:

@@ -165,3 +165,13 @@ def random_record(n: int, seed: int) -> tuple[State, list]:
         moves.append(m)
         st.push(m)
     return start, moves
+
+
+def ctrl_c_held_until_start() -> None:
+    """`preexec_fn` for a program started to be interrupted: SIGINT blocked in the child, so a
+    Ctrl-C sent while the interpreter itself is starting (before any of the program's code, and
+    on a busy machine that can take a second) waits until the program's first line
+    (`cli/__init__.py`) installs its handler and unblocks it.  What the tests then see is the
+    program's answer at every point from its first line on, never Python's own start."""
+    import signal
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import mid_game
+from helpers import ctrl_c_held_until_start, mid_game
 
 from cli.record import write_record
 from ekonos import State, save_file
@@ -40,7 +40,8 @@ def _env(**extra) -> dict:
 
 def _start(args, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=_env(), cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_held_until_start, **kw)
 
 
 def _interrupt(p: subprocess.Popen, after: float, again: float | None = None) -> tuple[float, str]:
@@ -135,6 +136,14 @@ def test_ctrl_c_while_starting_is_one_line_and_130():
 def test_ctrl_c_at_any_point_of_the_start(position, after):
     p = _start(["hint", str(position), "-i", "100000000"])
     _, err = _interrupt(p, after=after)
+    assert p.returncode == 130 and err == "Interrupted.\n", err
+
+
+def test_a_ctrl_c_sent_before_the_program_runs_arrives_at_its_first_line(position):
+    # sent at once, while the interpreter is still starting, held back by the blocked SIGINT the
+    # child inherits: the program's first line unblocks it, and the answer is the program's
+    p = _start(["hint", str(position), "-i", "100000000"])
+    _, err = _interrupt(p, after=0)
     assert p.returncode == 130 and err == "Interrupted.\n", err
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from cli.record import write_record
 from ekonos import State, save_file
 from fuzz_support import found, fuzz_settings, tried
+from helpers import ctrl_c_held_until_start
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 30              # seconds after Ctrl-C (or for a whole run) that count as a hang
@@ -81,7 +82,8 @@ def test_ctrl_c_at_a_random_point(files, command, delay, n, w, games, twice):
     tried(f"signals: {command}")
     p = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=files["dir"],
                          env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=ctrl_c_held_until_start)
     time.sleep(delay)
     if p.poll() is None:
         p.send_signal(signal.SIGINT)
