@@ -25,10 +25,11 @@ def interrupted_at_start(signum, frame) -> None:
 
 
 def _is_the_program() -> bool:
-    # `ekonos ...` or `python -m cli.main ...`; not a test or a library importing cli
-    argv0 = os.path.basename(sys.argv[0]) if sys.argv else ""
-    return argv0 == "ekonos" or getattr(sys, "orig_argv", [])[1:3] == ["-m", "cli.main"]
-
+    # `ekonos ...`, or `python [options] -m cli.main ...` (while Python locates the module it
+    # imports this package with sys.argv[0] == "-m"); not a test or a library importing cli
+    argv0 = sys.argv[0] if sys.argv else ""
+    return os.path.basename(argv0) == "ekonos" or \
+        (argv0 == "-m" and "cli.main" in getattr(sys, "orig_argv", ()))
 
 if _is_the_program():
     signal.signal(signal.SIGINT, interrupted_at_start)
