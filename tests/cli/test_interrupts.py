@@ -139,10 +139,14 @@ def test_ctrl_c_at_any_point_of_the_start(position, after):
     assert p.returncode == 130 and err == "Interrupted.\n", err
 
 
-def test_a_ctrl_c_sent_before_the_program_runs_arrives_at_its_first_line(position):
+@pytest.mark.parametrize("options", [[], ["-X", "dev", "-u"]], ids=["plain", "options"])
+def test_a_ctrl_c_sent_before_the_program_runs_arrives_at_its_first_line(position, options):
     # sent at once, while the interpreter is still starting, held back by the blocked SIGINT the
     # child inherits: the program's first line unblocks it, and the answer is the program's
-    p = _start(["hint", str(position), "-i", "100000000"])
+    # (also when Python's own options come before -m)
+    p = subprocess.Popen([sys.executable, *options, "-m", "cli.main", "hint", str(position), "-i",
+                          "100000000"], env=_env(), cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_held_until_start)
     _, err = _interrupt(p, after=0)
     assert p.returncode == 130 and err == "Interrupted.\n", err
 
