@@ -31,6 +31,7 @@ def _is_the_program() -> bool:
     return os.path.basename(argv0) == "ekonos" or \
         (argv0 == "-m" and "cli.main" in getattr(sys, "orig_argv", ()))
 
+
 if _is_the_program():
     signal.signal(signal.SIGINT, interrupted_at_start)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -38,9 +38,9 @@ def _env(**extra) -> dict:
     return dict(os.environ, PYTHONPATH=str(ROOT), **extra)
 
 
-def _start(args, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=_env(), cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+def _start(args, options=(), **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, *options, "-m", "cli.main", *args], env=_env(),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=ctrl_c_held_until_start, **kw)
 
 
@@ -144,9 +144,7 @@ def test_a_ctrl_c_sent_before_the_program_runs_arrives_at_its_first_line(positio
     # sent at once, while the interpreter is still starting, held back by the blocked SIGINT the
     # child inherits: the program's first line unblocks it, and the answer is the program's
     # (also when Python's own options come before -m)
-    p = subprocess.Popen([sys.executable, *options, "-m", "cli.main", "hint", str(position), "-i",
-                          "100000000"], env=_env(), cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_held_until_start)
+    p = _start(["hint", str(position), "-i", "100000000"], options)
     _, err = _interrupt(p, after=0)
     assert p.returncode == 130 and err == "Interrupted.\n", err
 
