@@ -38,6 +38,11 @@ def _env(**extra) -> dict:
     return dict(os.environ, PYTHONPATH=str(ROOT), **extra)
 
 
+def _run(args, env=None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], env=env or _env(), cwd=ROOT,
+                          capture_output=True, text=True, **kw)
+
+
 def _start(args, options=(), **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, *options, "-m", "cli.main", *args], env=_env(),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -203,15 +208,12 @@ def test_stop_from_another_thread_ends_a_search_within_a_batch():
 
 
 def test_a_full_tree_answers_and_hint_says_so(position):
-    r = subprocess.run([sys.executable, "-m", "cli.main", "hint", str(position), "-i", "400000",
-                        "--json"], env=_env(EKONOS_SEARCH_MB="1"), cwd=ROOT, capture_output=True,
-                       text=True, timeout=300)
+    r = _run(["hint", str(position), "-i", "400000", "--json"], _env(EKONOS_SEARCH_MB="1"),
+             timeout=300)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["full"] is True and 0 < out["iterations"] < 400000 and out["moves"]
-    r = subprocess.run([sys.executable, "-m", "cli.main", "hint", str(position), "-i", "400000"],
-                       env=_env(EKONOS_SEARCH_MB="1"), cwd=ROOT, capture_output=True, text=True,
-                       timeout=300)
+    r = _run(["hint", str(position), "-i", "400000"], _env(EKONOS_SEARCH_MB="1"), timeout=300)
     assert r.returncode == 0 and "filled the memory it may use" in " ".join(r.stdout.split())
 
 
@@ -224,8 +226,7 @@ def test_under_a_memory_limit_a_huge_budget_answers_instead_of_memory_error(posi
     # level 3's iterations stop at the next round, about three times as cheap as level 1's
     # playouts to the end, so the tree fills in a third of the time on a busy machine (the same
     # 2.6 million nodes: 24 s against 69 s beside two arenas on 2 cores)
-    r = subprocess.run([sys.executable, "-m", "cli.main", "hint", str(position), "-i",
-                        "1000000000", "--level", "3", "--json"], env=_env(), cwd=ROOT,
-                       capture_output=True, text=True, timeout=600, preexec_fn=limit)
+    r = _run(["hint", str(position), "-i", "1000000000", "--level", "3", "--json"], timeout=600,
+             preexec_fn=limit)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
     assert json.loads(r.stdout)["full"] is True
