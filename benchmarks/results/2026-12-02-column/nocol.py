@@ -3,7 +3,10 @@ column in the evaluation"): every cell's column weight (feature 6, the shares in
 column) set to 0 and its mean contribution moved into the constant, so each cell's mean
 predicted value stays where it was while a buy or a sale no longer moves it.
 
-    PYTHONPATH=. python nocol.py BASE_MODEL OUT_DIR SAMPLES.npz [SAMPLES.npz ...]
+    PYTHONPATH=. python nocol.py [--times K] BASE_MODEL OUT_DIR SAMPLES.npz [SAMPLES.npz ...]
+
+--times K: the column weight multiplied by K instead (K = 0 is the default; the constant takes
+the difference the same way).
 
 BASE_MODEL: a model's name or file; SAMPLES: `ekonos learn sample` files, read only for each
 cell's mean column (a cell without samples keeps its weights).  Prints per cell the weight, the
@@ -20,10 +23,14 @@ from search.learn.model_file import data_entry, model_text, write_model
 
 COLUMN = 6      # _eval.pxd company_features: f[6] is ek_column, the shares in the column
 
-base_path = evaluation.model_path(sys.argv[1])
+args = sys.argv[1:]
+times = 0.0
+if args[0] == "--times":
+    times, args = float(args[1]), args[2:]
+base_path = evaluation.model_path(args[0])
 base = json.loads(base_path.read_text())
-out = Path(sys.argv[2])
-files = [Path(a) for a in sys.argv[3:]]
+out = Path(args[1])
+files = [Path(a) for a in args[2:]]
 s = Samples.concat([Samples.load(f) for f in files])
 theta = np.array(base["theta"], dtype=float)
 beta = np.array(base["beta"], dtype=float)
@@ -34,14 +41,15 @@ for n in range(2, 7):
         if not beta[n, r] or not rows.any():
             continue
         mean = float(s.features[rows][:, :, COLUMN].mean())
-        new[n, r, 0] += theta[n, r, COLUMN] * mean
-        new[n, r, COLUMN] = 0.0
+        new[n, r, 0] += (1 - times) * theta[n, r, COLUMN] * mean
+        new[n, r, COLUMN] = times * theta[n, r, COLUMN] + 0.0     # never -0.0
         print(f"{n}p r{r}: column weight {theta[n, r, COLUMN]:+.3f}, mean column {mean:.2f} "
               f"({int(rows.sum())} positions)")
 model = {"theta": new.tolist(), "beta": beta.tolist(), "samples": base["samples"]}
 old = {"theta": theta.tolist(), "beta": beta.tolist()}
 metrics = {"base": evaluation.name_of_bytes(base_path.read_bytes()),
-           "change": "column weight 0, its mean contribution in the constant"}
+           "change": f"column weight x {times:g}, the difference of its mean contribution "
+                     "in the constant"}
 for n in range(2, 7):
     part = s.subset(s.players == n)
     if len(part.players):
