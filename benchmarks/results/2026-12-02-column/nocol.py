@@ -10,7 +10,11 @@ the difference the same way).
 
 BASE_MODEL: a model's name or file; SAMPLES: `ekonos learn sample` files, read only for each
 cell's mean column (a cell without samples keeps its weights).  Prints per cell the weight, the
-mean column, and the log loss of both models on the samples (they were not fitted on them)."""
+mean column, and the log loss of both models on the samples (they were not fitted on them).
+
+The two models here were made by earlier versions of this script, whose text in the file's
+`metrics` and `data` differed: run again, it writes the same weights under another name (a
+model is named by its bytes)."""
 import json
 import sys
 from pathlib import Path
@@ -57,6 +61,7 @@ for n in range(2, 7):
         metrics[f"{n}p log loss on the samples, base / this"] = [round(a, 4), round(b, 4)]
         print(f"{n}p: log loss on {len(part.players)} positions, base {a:.4f}, this {b:.4f}")
 command = "python benchmarks/results/2026-12-02-column/nocol.py " + " ".join(sys.argv[1:])
-data = [data_entry(f, "ekonos learn sample (see the results folder's README)") for f in files]
+data = [data_entry(f, "ekonos learn sample -p P -n 30 --spec level3 --seed 560 -o FILE")
+        for f in files]
 name, path = write_model(model_text(model, command, data, metrics), out)
 print(name, path)
