@@ -38,13 +38,18 @@ def _env(**extra) -> dict:
     return dict(os.environ, PYTHONPATH=str(ROOT), **extra)
 
 
+def _argv(args, options=()) -> list[str]:
+    """The command line of `ekonos ARGS` run from this checkout (`options` for the interpreter)."""
+    return [sys.executable, *options, "-m", "cli.main", *args]
+
+
 def _run(args, env=None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], env=env or _env(), cwd=ROOT,
-                          capture_output=True, text=True, **kw)
+    return subprocess.run(_argv(args), env=env or _env(), cwd=ROOT, capture_output=True,
+                          text=True, **kw)
 
 
 def _start(args, options=(), **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, *options, "-m", "cli.main", *args], env=_env(),
+    return subprocess.Popen(_argv(args, options), env=_env(),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=ctrl_c_held_until_start, **kw)
 
@@ -156,8 +161,8 @@ def test_a_ctrl_c_sent_before_the_program_runs_arrives_at_its_first_line(positio
 
 def test_serve_stopped_twice_prints_one_line(tmp_path):
     pytest.importorskip("uvicorn", reason="the web extra is not installed")
-    p = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-browser", "--port",
-                          "0"], env=_env(EKONOS_DATA_DIR=str(tmp_path)), cwd=ROOT,
+    p = subprocess.Popen(_argv(["serve", "--no-browser", "--port", "0"]),
+                         env=_env(EKONOS_DATA_DIR=str(tmp_path)), cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = None
     while url is None:
@@ -171,8 +176,8 @@ def test_serve_stopped_twice_prints_one_line(tmp_path):
 
 
 def test_pool_workers_die_quietly_with_their_parent():
-    p = subprocess.Popen([sys.executable, "-m", "cli.main", "arena", "-p", "2", "--bot", "level2",
-                          "--bot", "level2", "-n", "40", "-w", "2"], env=_env(), cwd=ROOT,
+    p = subprocess.Popen(_argv(["arena", "-p", "2", "--bot", "level2", "--bot", "level2", "-n",
+                                "40", "-w", "2"]), env=_env(), cwd=ROOT,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          start_new_session=True)
     time.sleep(3)
