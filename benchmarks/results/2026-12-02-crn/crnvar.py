@@ -1,6 +1,10 @@
 """How much of the noise in comparing two root moves common random numbers remove: the standard
 deviation over repeated runs of (mean win share of move a - that of move b), K iterations each,
-with crn off and on."""
+with crn off and on.
+
+Needs `crn.patch` (beside this file) applied and built; run from the repository root:
+    PYTHONPATH=. python benchmarks/results/2026-12-02-crn/crnvar.py 100 30
+"""
 import statistics, sys, random
 sys.path.insert(0, "tests/search"); sys.path.insert(0, "tests")
 from search.bots import make_bot
