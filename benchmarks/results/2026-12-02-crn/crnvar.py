@@ -6,10 +6,9 @@ Needs `crn.patch` (beside this file) applied and built; run from the repository 
     PYTHONPATH=. python benchmarks/results/2026-12-02-crn/crnvar.py 100 30
 """
 import statistics, sys, random
-sys.path.insert(0, "tests/search"); sys.path.insert(0, "tests")
+sys.path.insert(0, "tests")
 from search.bots import make_bot
 from helpers import card_positions
-from ekonos import State
 
 K, R = int(sys.argv[1]), int(sys.argv[2])
 bot = make_bot("ismcts:iterations=2000,c=0.5,horizon=1,plain=1,root=halving,eps=0.03,epsfor=4,cfor=5")
