@@ -6,7 +6,6 @@ Held out: games whose number % 10 == 0.  Target: the root's visits, normalised, 
 half with the move the search played (the survivor; halving's final two share equal visits),
 except in the explored first decisions, where the played move was drawn.
 """
-import glob
 import sys
 import time
 
@@ -15,38 +14,34 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from ekonos.moves import NUM_ACTIONS
+from search.learn.selfplay import load_dataset
+
 out, folder = sys.argv[1], sys.argv[2]
 steps = int(sys.argv[3]) if len(sys.argv) > 3 else 6000
 seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 EXPLORE = 4
-H1, H2, NA = 256, 256, 2759
+H1, H2, NA = 256, 256, NUM_ACTIONS
 
-xs, acts, tgts, games, chosen, legal = [], [], [], [], [], []
-for f in sorted(glob.glob(f"{folder}/shard-*.npz")):
-    z = dict(np.load(f))
-    ps = z["pol_start"]
-    n = len(ps) - 1
-    L = np.diff(ps)
-    K = 256
-    pa = np.zeros((n, K), np.int32)
-    tg = np.zeros((n, K), np.float32)
-    ch = np.full(n, -1, np.int32)
-    for i in range(n):
-        s, e = ps[i], ps[i + 1]
-        a = z["pol_action"][s:e]
-        v = z["pol_visits"][s:e].astype(np.float32)
-        pa[i, :e - s] = a
-        t = v / max(v.sum(), 1)
-        hit = np.nonzero(a == z["action"][i])[0]
-        if z["ply"][i] >= EXPLORE and len(hit):
-            ch[i] = hit[0]
-            t = 0.5 * t
-            t[hit[0]] += 0.5
-        tg[i, :e - s] = t
-    xs.append(z["x"]); acts.append(pa); tgts.append(tg); chosen.append(ch); legal.append(L)
-    games.append(z["game"].astype(np.int64) + 0)
-x = np.concatenate(xs); pa = np.concatenate(acts); tg = np.concatenate(tgts)
-ch = np.concatenate(chosen); L = np.concatenate(legal); g = np.concatenate(games)
+z = load_dataset(folder)      # every shard the manifest lists, sha256 checked, in order
+x, g, ps = z["x"], z["game"].astype(np.int64), z["pol_start"]
+L = np.diff(ps)
+n, K = len(L), 256
+pa = np.zeros((n, K), np.int32)
+tg = np.zeros((n, K), np.float32)
+ch = np.full(n, -1, np.int32)
+for i in range(n):
+    s, e = ps[i], ps[i + 1]
+    a = z["pol_action"][s:e]
+    v = z["pol_visits"][s:e].astype(np.float32)
+    pa[i, :e - s] = a
+    t = v / max(v.sum(), 1)
+    hit = np.nonzero(a == z["action"][i])[0]
+    if z["ply"][i] >= EXPLORE and len(hit):
+        ch[i] = hit[0]
+        t = 0.5 * t
+        t[hit[0]] += 0.5
+    tg[i, :e - s] = t
 mask = np.arange(pa.shape[1])[None, :] < L[:, None]
 held = g % 10 == 0
 print(f"positions {len(x)} (held out {held.sum()}), games {len(np.unique(g))}", flush=True)
