@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from ekonos import State
 from ekonos.errors import EkonosError
+from ekonos.moves import NUM_ACTIONS
 from ekonos.rules import MAX_PLAYERS, MAX_TILES, MIN_PLAYERS, NUM_COMPANIES, PLAYER_TABLE, Step
 from search import evaluation, memory, roots
 from search._flat import flat_search
@@ -47,6 +48,9 @@ PLAYER_DIGITS = "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
 PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYERS}, each once"
 #: The search's exploration constant where a spec gives none, and where `cfor` leaves c out.
 SEARCH_C = 0.3
+#: The root moves a policy network keeps where a spec gives no `ptop` (16 won with 3 and 4
+#: players, 8 and 32 did not: docs/strength.md, "A learned policy at the root").
+PRIOR_TOP = 16
 
 
 def player_mask(digits: str) -> int:
@@ -239,6 +243,12 @@ class ISMCTSBot(Bot):
         rollout: int = param(1, choices=(0, 1),
                              help="with a net: 1 plays out to the horizon before the network "
                                   "scores; 0 scores the leaf the tree just reached, no playout")
+        pnet: str = param("", help="a policy network (a shipped name or a file of `ekonos learn "
+                                   "train-policy`) whose prior keeps the halving's root to "
+                                   "its `ptop` best moves",
+                          values="a network's name (net-...) or file (not given: none)")
+        ptop: int = param(PRIOR_TOP, lo=1, hi=NUM_ACTIONS,
+                          help="with a pnet: the root moves it keeps")
 
         def __post_init__(self) -> None:
             super().__post_init__()
@@ -264,6 +274,17 @@ class ISMCTSBot(Bot):
             elif self.rollout != 1:
                 raise SpecError("rollout=0 needs a net (net=NAME): without one a leaf has "
                                 "nothing to score it")
+            if self.pnet:
+                from search import policy
+                if self.root != "halving":
+                    raise SpecError("pnet keeps the moves sequential halving searches at the "
+                                    "root: it needs root=halving")
+                try:
+                    policy.load_policy(self.pnet)
+                except (OSError, ValueError) as e:
+                    raise SpecError(f"pnet: {e}") from None
+            elif self.ptop != PRIOR_TOP:
+                raise SpecError("ptop needs a policy network (pnet=NAME) to rate the moves")
 
         def budget(self, players: int) -> int:
             """The iteration budget of a decision in a game of `players` players: its `iterfor`
@@ -352,8 +373,13 @@ class ISMCTSBot(Bot):
         t0 = _time.perf_counter()
         rank = None
         if p.root == "halving":
+            cands = None
+            if p.pnet:                              # the prior reads this seat's view only
+                from search import policy
+                cands = policy.load_policy(p.pnet).top(view, seat, view.legal_actions(),
+                                                       p.ptop)
             rank = run_halving(searchers, view, seat, budgets, seconds,
-                               [job["seed"] for job in jobs])
+                               [job["seed"] for job in jobs], cands)
         else:
             roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), searchers)
         seconds = _time.perf_counter() - t0

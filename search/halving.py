@@ -29,18 +29,23 @@ def _shares(total: int, k: int) -> list[int]:
 
 
 def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: Sequence[int],
-                seconds: float | None, seeds: Sequence[int]) -> dict[int, int]:
+                seconds: float | None, seeds: Sequence[int],
+                cands: Sequence[int] | None = None) -> dict[int, int]:
     """Search `view` for `seat` by sequential halving over its legal moves, one tree per
     searcher: searcher i spends budgets[i] iterations (or, with `seconds`, every searcher that
     many seconds) and starts from seeds[i].  Returns each root move's rank, 0 for the survivor,
     then by the round a move left in (later is better) and, within a round, its pooled mean win
     share.  A move below the searchers' consideration (plain=1's buy-back) is searched freely
-    in its share of the first round, gets no visits and leaves at once."""
-    cands = list(view.legal_actions())
+    in its share of the first round, gets no visits and leaves at once.  `cands`: the legal
+    moves to search (a policy's prior keeps them, search/policy.py); the others are never
+    searched and rank below every searched move (None: every legal move)."""
+    legal = list(view.legal_actions())
+    kept = set(legal if cands is None else cands)
+    cands = [a for a in legal if a in kept]
+    out: list[int] = [a for a in legal if a not in kept]   # pruned by a prior: worst of all
     rounds = max(1, math.ceil(math.log2(len(cands))))
     left = list(budgets)
     time_left = seconds
-    out: list[int] = []                        # moves in the order they left, worst first
 
     def work(i: int, shares: list[float]) -> None:
         s = searchers[i]

@@ -18,6 +18,13 @@ content: ``net-`` and the first 12 hex digits of the sha256 of its bytes (`name_
 Networks shipped with the package are in search/models/.  A file of another format, of other
 inputs, whose bytes do not hash to the name it bears, of bad shapes or non-finite weights is
 refused with the reason, never read silently.
+
+A policy network (``kind`` POLICY_KIND, read by search/policy.py, trained by
+search/learn/policy_train.py, `ekonos learn train-policy`) is the same perceptron in the same
+format with one output per action of the engine's table (ekonos/moves.py): its logit of that
+move for the deciding seat.  Its file says ``actions`` (ACTIONS_HASH, the hash of the table it
+was trained for) instead of ``score_scale`` and ``base``; it is named ``net-…`` by its content
+as a value network is, and each kind is refused where the other is wanted.
 """
 from __future__ import annotations
 
@@ -33,6 +40,7 @@ import numpy as np
 
 from ekonos.errors import EkonosError
 from ekonos.files import FileError, read_bounded
+from ekonos.moves import NUM_ACTIONS, Move
 from ekonos.rules import MAX_SHARES, MAX_TILES
 from search import evaluation
 from search._ismcts import EVAL_MAX_ROUNDS
@@ -45,23 +53,38 @@ from search.evaluation import MAXP, MODELS, NCOMP
 FORMAT = 1
 #: What the file holds: a multilayer perceptron, inputs -> h1 (ReLU) -> h2 (ReLU) -> outputs.
 KIND = "value-net"
+#: The same perceptron giving a logit per action of the engine's table (search/policy.py).
+POLICY_KIND = "policy-net"
+#: Each kind in words, and the command that makes it.
+KIND_WORDS = {KIND: "value network", POLICY_KIND: "policy network"}
+MAKER = {KIND: "ekonos learn train", POLICY_KIND: "ekonos learn train-policy"}
 #: A network's name: `net-` and 12 hex digits of the sha256 of its file.
 NAME = re.compile(r"net-[0-9a-f]{12}")
 #: The largest network file read (a 644-128-32 network is about 450 KB).
 MAX_NET_BYTES = 8 << 20
 #: The weights in their order, and their shapes given the hidden widths.
 WEIGHTS = ("w1", "b1", "w2", "b2", "w3", "b3")
-RETRAIN = "retrain it with `ekonos learn train`"
+#: The hash of the engine's action table (every action's move, in action order): a policy's
+#: outputs mean these moves, and a file trained for another table is refused.
+ACTIONS_HASH = hashlib.sha256("\n".join(
+    repr((m.step.name, m.kind.name, m.card, m.space, m.company and m.company.name, m.seat))
+    for m in map(Move.from_action, range(NUM_ACTIONS))).encode()).hexdigest()[:16]
 
 
 class NetError(EkonosError):
     """A network file that cannot be used: missing, damaged, of another format or other inputs."""
 
 
-def shapes(h1: int, h2: int) -> dict[str, tuple[int, ...]]:
-    """The shape of each weight of a network of hidden widths h1, h2."""
+def outputs_of(kind: str) -> int:
+    """How many outputs a network of this kind has."""
+    return NUM_ACTIONS if kind == POLICY_KIND else NET_OUTPUT_COUNT
+
+
+def shapes(h1: int, h2: int, kind: str = KIND) -> dict[str, tuple[int, ...]]:
+    """The shape of each weight of a network of hidden widths h1, h2 (and of this kind)."""
+    out = outputs_of(kind)
     return {"w1": (NET_INPUT_COUNT, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,),
-            "w3": (h2, NET_OUTPUT_COUNT), "b3": (NET_OUTPUT_COUNT,)}
+            "w3": (h2, out), "b3": (out,)}
 
 
 def name_of_bytes(data: bytes) -> str:
@@ -89,13 +112,13 @@ def encode(a: np.ndarray) -> dict:
     return {"shape": list(a.shape), "data": base64.b64encode(a.tobytes()).decode("ascii")}
 
 
-def _decode(entry, name: str, want: tuple[int, ...], path: Path) -> np.ndarray:
+def _decode(entry, name: str, want: tuple[int, ...], path: Path, retrain: str) -> np.ndarray:
     if not isinstance(entry, dict) or not isinstance(entry.get("shape"), list) \
             or not isinstance(entry.get("data"), str):
         raise NetError(f"{path}: weight {name} must be {{\"shape\": [...], \"data\": base64}}")
     if entry["shape"] != list(want):
         raise NetError(f"{path}: weight {name} has shape {entry['shape']}, not {list(want)} "
-                       f"(hidden widths and inputs disagree): {RETRAIN}")
+                       f"(hidden widths and inputs disagree): {retrain}")
     try:
         raw = base64.b64decode(entry["data"].encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
@@ -105,7 +128,7 @@ def _decode(entry, name: str, want: tuple[int, ...], path: Path) -> np.ndarray:
                        f"{4 * int(np.prod(want))} ({list(want)} float32)")
     a = np.frombuffer(raw, dtype="<f4").reshape(want).astype(np.float32)
     if not np.isfinite(a).all():
-        raise NetError(f"{path}: weight {name} holds a number that is not finite: {RETRAIN}")
+        raise NetError(f"{path}: weight {name} holds a number that is not finite: {retrain}")
     return a
 
 
@@ -114,10 +137,12 @@ def _width(value) -> bool:
         and 1 <= value <= NET_MAX_HIDDEN
 
 
-def read(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
+def read(path: str | Path, kind: str = KIND) -> tuple[dict[str, np.ndarray], dict]:
     """The weights (float32 arrays by name) and the whole document of the network file at
-    `path`, checked: NetError saying what is wrong and what to do."""
+    `path`, a network of `kind` (KIND, a value network, or POLICY_KIND), checked: NetError
+    saying what is wrong and what to do."""
     path = Path(path)
+    retrain = f"retrain it with `{MAKER[kind]}`"
     try:                           # a regular file of at most MAX_NET_BYTES, never a FIFO
         raw = read_bounded(path, MAX_NET_BYTES, "network file")
     except FileError as e:
@@ -125,35 +150,40 @@ def read(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     if NAME.fullmatch(path.stem) and name_of_bytes(raw) != path.stem:
         raise NetError(f"{path}: its bytes hash to {name_of_bytes(raw)}, not to the name it "
                        f"bears: the file was changed after it was made; restore it or "
-                       f"{RETRAIN}")
+                       f"{retrain}")
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, RecursionError, ValueError):   # ValueError: JSON, long ints
         doc = None
     if not isinstance(doc, dict) or not isinstance(doc.get("weights"), dict):
-        raise NetError(f"{path} is not a network file (`ekonos learn train` writes them)")
-    if doc.get("format") != FORMAT or doc.get("kind") != KIND:
+        raise NetError(f"{path} is not a network file (`{MAKER[kind]}` writes them)")
+    other = doc.get("kind")
+    if doc.get("format") == FORMAT and other in KIND_WORDS and other != kind:
+        raise NetError(f"{path} is a {KIND_WORDS[other]}, not a {KIND_WORDS[kind]} "
+                       f"(`{MAKER[kind]}` makes those)")
+    if doc.get("format") != FORMAT or other != kind:
         raise NetError(f"{path}: a network file of format {doc.get('format')!r}, kind "
-                       f"{doc.get('kind')!r}; this version reads format {FORMAT}, kind "
-                       f"{KIND!r}: {RETRAIN}")
+                       f"{other!r}; this version reads format {FORMAT}, kind "
+                       f"{kind!r}: {retrain}")
     if doc.get("features") != NET_FEATURES_HASH:
         raise NetError(f"{path}: trained for other inputs (hash {doc.get('features')}; this "
-                       f"build computes {NET_FEATURES_HASH}): {RETRAIN}")
-    sizes = {"inputs": NET_INPUT_COUNT, "outputs": NET_OUTPUT_COUNT,
-             "score_scale": NET_SCORE_SCALE}
+                       f"build computes {NET_FEATURES_HASH}): {retrain}")
+    sizes = {"inputs": NET_INPUT_COUNT, "outputs": outputs_of(kind)}
+    sizes.update({"score_scale": NET_SCORE_SCALE} if kind == KIND else
+                 {"actions": ACTIONS_HASH})
     for key, want in sizes.items():
         if doc.get(key) != want:
             raise NetError(f"{path}: {key} {doc.get(key)!r}, but this build's network has "
-                           f"{want}: {RETRAIN}")
+                           f"{want}: {retrain}")
     hidden = doc.get("hidden")
     if not isinstance(hidden, list) or len(hidden) != 2 or not all(map(_width, hidden)):
         raise NetError(f"{path}: hidden must be two widths from 1 to {NET_MAX_HIDDEN}, got "
                        f"{hidden!r}")
-    want = shapes(*hidden)
+    want = shapes(*hidden, kind=kind)
     if sorted(doc["weights"]) != sorted(WEIGHTS):
         raise NetError(f"{path}: weights must be exactly {', '.join(WEIGHTS)}")
-    weights = {k: _decode(doc["weights"][k], k, want[k], path) for k in WEIGHTS}
-    base = doc.get("base")
+    weights = {k: _decode(doc["weights"][k], k, want[k], path, retrain) for k in WEIGHTS}
+    base = doc.get("base") if kind == KIND else None
     if base is not None:
         if not isinstance(base, str) or not evaluation.NAME.fullmatch(base):
             raise NetError(f"{path}: base must be a shipped model's name (eval-…) or null, "

@@ -130,11 +130,11 @@ def card_positions(count: int = 6) -> list[State]:
 _SMALL_NETS: dict = {}
 
 
-def small_net_file(h1: int = 8, h2: int = 4, seed: int = 0):
+def small_net_file(h1: int = 8, h2: int = 4, seed: int = 0, kind: str = "value-net"):
     """A network file of this build's inputs with small random weights (seeded), made once per
     test run in a temporary folder removed at exit: for tests of what reads a network, not of
-    how well it plays."""
-    key = (h1, h2, seed)
+    how well it plays.  `kind` "policy-net": a policy network's (search/policy.py)."""
+    key = (h1, h2, seed, kind)
     if key not in _SMALL_NETS:
         import atexit
         import shutil
@@ -147,11 +147,11 @@ def small_net_file(h1: int = 8, h2: int = 4, seed: int = 0):
         from search.network import shapes
         rng = np.random.default_rng(seed)
         weights = {k: rng.normal(0, 0.3, s).astype(np.float32)
-                   for k, s in shapes(h1, h2).items()}
+                   for k, s in shapes(h1, h2, kind).items()}
         folder = Path(tempfile.mkdtemp(prefix="ekonos-net-"))
         atexit.register(shutil.rmtree, folder, True)
         _, path = write_net(net_text(weights, "tests/helpers.py small_net_file", [],
-                                     {"curve": []}, {}), folder)
+                                     {"curve": []}, {}, kind=kind), folder)
         _SMALL_NETS[key] = path
     return _SMALL_NETS[key]
 

@@ -87,12 +87,12 @@ def test_what_plays_never_imports_the_lab_or_learning():
     assert not bad, "\n".join(bad)
 
 
-#: The one module that may import JAX (the extra `train`): nothing that plays, nothing a
-#: command imports before it needs to train.
-JAX_OK = {"search/learn/net_train.py"}
+#: The modules that may import JAX (the extra `train`), the two trainers: nothing that plays,
+#: nothing a command imports before it needs to train.
+JAX_OK = {"search/learn/net_train.py", "search/learn/policy_train.py"}
 
 
-def test_only_the_network_trainer_imports_jax():
+def test_only_the_network_trainers_import_jax():
     bad = [f"{rel(p)} imports {name}" for p in sources("*.py", "*.pyx", "*.pxd")
            if rel(p) not in JAX_OK for name in imports_of(p)
            if name.split(".")[0] in ("jax", "jaxlib", "optax")]

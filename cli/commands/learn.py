@@ -120,6 +120,7 @@ def check(model: str, data: tuple[Path, ...]) -> None:
                    f"{c['leader_wins']:.1%} ({c['chance']:.1%})")
 
 
-for _command in (learn_net.selfplay, learn_net.train_cmd, learn_net.calibrate,
+for _command in (learn_net.selfplay, learn_net.train_cmd, learn_net.train_policy_cmd,
+                 learn_net.calibrate,
                  learn_net.calibration_map_cmd):
     learn.add_command(_command)

@@ -1,6 +1,6 @@
-"""`ekonos learn selfplay|train|calibrate|calibration-map`: the value network's data, training and
-calibration (search/learn/shards.py, net_train.py, net_data.py) and the map of the search's win
-shares (search/learn/calibration_fit.py).  cli/commands/learn.py puts them in the `learn` group.
+"""`ekonos learn selfplay|train|train-policy|calibrate|calibration-map`: the networks' data,
+training and calibration (search/learn/shards.py, net_train.py, policy_train.py, net_data.py)
+and the map of the search's win shares (search/learn/calibration_fit.py).  cli/commands/learn.py puts them in the `learn` group.
 This module only reads options and prints."""
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from search.lab.backends import make_backend
 from search.learn import net_data, shards
 
 
-TRAIN_MISSING = ("`ekonos learn train` needs JAX and optax, which are not installed: "
+TRAIN_MISSING = ("`ekonos learn train` and `train-policy` need JAX and optax, which are not installed: "
                  "pip install 'ekonos[train]' (or pip install jax optax)")
 PLOT_MISSING = ("--plot needs matplotlib, which is not installed: pip install 'ekonos[plot]' "
                 "(or pip install matplotlib)")
@@ -135,6 +135,65 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
                    f"{m['score_rmse']:.1f} points, calibration error "
                    f"{m['calibration_error']:.3f} ({m['positions']} positions of {m['games']} "
                    f"games)", err=True)
+    click.echo(f"{path}", err=True)
+    click.echo(name)
+
+
+@click.command("train-policy", epilog=example(
+    "ekonos learn train-policy selfplay/4p -o policies/",
+    "ekonos learn train-policy selfplay/3p selfplay/4p --steps 3000 --seed 2 -o policy.json"))
+@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
+                type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
+              metavar="DIR|FILE",
+              help="A folder (the network is written there as NAME.json) or a file path.")
+@click.option("--hidden", default="256,256", show_default=True, callback=_hidden,
+              metavar="H1,H2", help="The widths of the two hidden layers.")
+@click.option("--steps", type=click.IntRange(1), default=6000, show_default=True,
+              help="Minibatch steps of AdamW (the learning rate decays to zero over them).")
+@click.option("--batch", type=click.IntRange(1), default=512, show_default=True,
+              help="Positions per minibatch.")
+@click.option("--lr", type=click.FloatRange(0, min_open=True), default=1e-3, show_default=True,
+              callback=_finite, help="Learning rate at the start.")
+@click.option("--weight-decay", type=click.FloatRange(0), default=1e-4, show_default=True,
+              callback=_finite, help="AdamW's weight decay (of the weights, not the biases).")
+@click.option("--mix", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              callback=_finite, help="How much of each target is the move the search played "
+                                     "(the rest: its root visits).")
+@click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.1,
+              show_default=True, callback=_finite,
+              help="Share of the games held out (by game) to measure the network on.")
+@seed_option(default=1, help="Seed of the initial weights, the minibatches and the split.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+def train_policy_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], steps: int,
+                     batch: int, lr: float, weight_decay: float, mix: float, heldout: float,
+                     seed: int, quiet: bool) -> None:
+    """Train a policy network on the self-play FOLDERs' root visits and write its file, named
+    by its content hash; print each player count's held-out figures, then the network's name.
+    A search uses it as `pnet=NAME|FILE` (with `ptop=K`, the root moves it keeps).  The same
+    data and seed make the same file."""
+    _net_train()                                   # InputError when JAX or optax is missing
+    from search.learn import policy_train
+    if not out.is_dir() and not out.parent.is_dir():
+        raise InputError(f"{out}: no folder {out.parent}")
+    config = policy_train.Config(hidden, steps, batch, lr, weight_decay, mix, heldout, seed)
+    with RunProgress(steps, quiet, label="steps") as bar:
+        try:
+            name, path, trained = policy_train.train_folders(list(folders), out, config,
+                                                             lambda i: bar.update(i))
+        except ValueError as e:
+            raise InputError(str(e)) from None
+    curve = trained.training["curve"]
+    if curve[-1][2] is not None:
+        click.echo(f"held-out loss {curve[0][2]:.4f} at the start, {curve[-1][2]:.4f} at step "
+                   f"{curve[-1][0]} (training {curve[-1][1]:.4f})", err=True)
+    for n, m in trained.metrics.items():
+        k = policy_train.RECALL_AT[1]
+        more = (f"; among its best {k} {m[f'top{k}']:.1%} ({m[f'top{k}_uniform']:.1%}) where "
+                f"a root has more" if f"top{k}" in m else "")
+        click.echo(f"{n} players: the search's move is the network's first choice "
+                   f"{m['top1']:.1%} of the time (chance: {m['top1_uniform']:.1%}){more} "
+                   f"({m['positions']} held-out positions)", err=True)
     click.echo(f"{path}", err=True)
     click.echo(name)
 

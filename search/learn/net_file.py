@@ -13,21 +13,25 @@ from pathlib import Path
 
 import numpy as np
 
-from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_OUTPUT_COUNT, NET_SCORE_SCALE
+from search._net import NET_FEATURES_HASH, NET_INPUT_COUNT, NET_SCORE_SCALE
 from search.learn.model_file import write_named
-from search.network import FORMAT, KIND, MAX_NET_BYTES, WEIGHTS, encode, name_of_bytes
+from search.network import (ACTIONS_HASH, FORMAT, KIND, MAX_NET_BYTES, WEIGHTS, encode,
+                            name_of_bytes, outputs_of)
 
 
 def net_text(weights: dict[str, np.ndarray], command: str, data: list[dict], training: dict,
-             metrics: dict, base: str | None = None) -> str:
+             metrics: dict, base: str | None = None, kind: str = KIND) -> str:
     """The file's text: `weights` by name (float32), the command that made it, the data
     entries of its folders, how it was trained (with its curve), its held-out metrics, and its
-    base (the name of the linear evaluation it corrects, or None)."""
+    base (the name of the linear evaluation it corrects, or None).  A policy network
+    (`kind` POLICY_KIND) says the action table it was trained for instead of a score scale and
+    a base."""
     h1, h2 = weights["w1"].shape[1], weights["w2"].shape[1]
-    head = {"format": FORMAT, "kind": KIND, "features": NET_FEATURES_HASH,
-            "inputs": NET_INPUT_COUNT, "outputs": NET_OUTPUT_COUNT,
-            "score_scale": NET_SCORE_SCALE, "hidden": [h1, h2], "base": base or None,
-            "command": command}
+    head = {"format": FORMAT, "kind": kind, "features": NET_FEATURES_HASH,
+            "inputs": NET_INPUT_COUNT, "outputs": outputs_of(kind)}
+    head.update({"score_scale": NET_SCORE_SCALE} if kind == KIND else {"actions": ACTIONS_HASH})
+    head.update({"hidden": [h1, h2]}, **({"base": base or None} if kind == KIND else {}),
+                command=command)
     lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
     lines.append(' "data": [\n' + ",\n".join("  " + json.dumps(d) for d in data) + "\n ],")
     rest = {k: v for k, v in training.items() if k != "curve"}

@@ -60,11 +60,14 @@ READERS = {
     "learn fit": ["learn", "fit", "{f}", "-o", "{d}/m"],
     "learn check (model)": ["learn", "check", "{f}", "{f}"],
     "learn train (folder)": ["learn", "train", "{f}", "-o", "{d}", "-q"],
+    "learn train-policy (folder)": ["learn", "train-policy", "{f}", "-o", "{d}", "-q"],
     "learn calibrate (network)": ["learn", "calibrate", "{f}", "{d}"],
     "learn calibration-map (folder)": ["learn", "calibration-map", "{f}", "-o", "{d}"],
     "learn calibration-map --check": ["learn", "calibration-map", "{d}", "--check", "{f}"],
     "arena model=": ["arena", "--bot", "random", "--bot",
                      "ismcts:iterations=10,horizon=1,model={f}", "-n", "2"],
+    "arena pnet=": ["arena", "--bot", "random", "--bot", "ismcts:iterations=10,pnet={f}",
+                    "-n", "2"],
 }
 
 

@@ -17,8 +17,8 @@ from ekonos import State
 from ekonos.moves import Move
 from ekonos.rules import Step
 from search import registry
-from search.bots import (BASELINE, LINEAR, ISMCTSBot, LEVELS, SpecError, make_bot, parse_params,
-                         recorded_spec, spec_help, spec_text)
+from search.bots import (BASELINE, LINEAR, PRIOR_TOP, ISMCTSBot, LEVELS, SpecError, make_bot,
+                         parse_params, recorded_spec, spec_help, spec_text)
 
 #: `baseline` as it was written while the search still had the parameters taken out since (each
 #: at the only value any level played): a recorded spec of that time, and the moves it chose.
@@ -101,12 +101,15 @@ def test_the_references_write_every_parameter():
     for text in (BASELINE, LINEAR):
         params = parse_params(text)[1]
         assert params.net == "" and params.rollout == 1 and params.eps == 0.1
+        # nor a policy network's prior at the root (`pnet` empty: none; `ptop` means something
+        # only with one)
+        assert params.pnet == "" and params.ptop == PRIOR_TOP
         assert params.cfor == ""
         # nor a budget by player count (`iterfor`, later: not given, `iterations` in every game)
         assert params.iterfor == "" and all(params.budget(n) == params.iterations
                                             for n in range(2, 7))
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {
-        "time", "net", "rollout", "eps", "epsfor", "cfor", "iterfor"}
+        "time", "net", "rollout", "eps", "epsfor", "cfor", "iterfor", "pnet", "ptop"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
         assert {item.split("=")[0] for item in text.partition(":")[2].split(",")} == written
 
@@ -117,7 +120,7 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "horizon", "plain", "root", "eps", "epsfor",
-         "cfor", "iterfor", "model", "net", "rollout"]
+         "cfor", "iterfor", "model", "net", "rollout", "pnet", "ptop"]
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():

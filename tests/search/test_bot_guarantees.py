@@ -13,7 +13,8 @@ from search.bots import LEVELS, SpecError, make_bot, parse_spec
 SMALL_SPECS = ["random", "greedy", "flat:iterations=300", "ismcts:iterations=300",
                "ismcts:iterations=300,c=0.7,horizon=0,plain=0,root=uct",
                f"ismcts:iterations=300,net={small_net_file()}",
-               f"ismcts:iterations=300,net={small_net_file()},rollout=0"]
+               f"ismcts:iterations=300,net={small_net_file()},rollout=0",
+               f"ismcts:iterations=300,pnet={small_net_file(kind='policy-net')},ptop=4"]
 
 
 def random_position(players: int, seed: int, decisions: int) -> State:

@@ -20,11 +20,15 @@ PRINTED = ["ismcts:iterations=200,c=0.7,workers=2,horizon=0,plain=0,root=uct",
 
 #: A valid value of each free-text parameter (its bot checks it, not the registry).
 TEXT_VALUES = {"model": str(evaluation.MODEL_PATH), "net": str(small_net_file()), "epsfor": "46",
-               "cfor": "5", "iterfor": "3:500/456:2000"}
+               "cfor": "5", "iterfor": "3:500/456:2000",
+               "pnet": str(small_net_file(kind="policy-net"))}
 
 
 #: A parameter that only means something beside another (refused alone): set that one too.
-NEEDS = {"rollout": ("net",)}
+NEEDS = {"rollout": ("net",), "ptop": ("pnet",)}
+#: A parameter whose changed value rules out another's (pnet keeps halving's root moves, so it
+#: needs root=halving): when all change together, the other keeps its default.
+EXCLUDES = {"pnet": ("root",)}
 
 
 def other_value(params: BotParams, f: dataclasses.Field):
@@ -54,6 +58,10 @@ def variants(cls: type[Bot]) -> list[BotParams]:
         needs = {k: TEXT_VALUES[k] for k in NEEDS.get(f.name, ())}
         out.append(dataclasses.replace(base, **{f.name: changed[f.name]}, **needs))
     if changed:
+        for name, others in EXCLUDES.items():
+            if name in changed:
+                for other in others:
+                    changed.pop(other, None)
         out.append(cls.Params(**changed))
     return out
 
