@@ -24,7 +24,7 @@ from search.lab.backends import make_backend
 from search.learn import net_data, shards
 
 
-TRAIN_MISSING = ("`ekonos learn train` and `train-policy` need JAX and optax, which are not installed: "
+TRAIN_MISSING = ("`ekonos learn {command}` needs JAX and optax, which are not installed: "
                  "pip install 'ekonos[train]' (or pip install jax optax)")
 PLOT_MISSING = ("--plot needs matplotlib, which is not installed: pip install 'ekonos[plot]' "
                 "(or pip install matplotlib)")
@@ -46,35 +46,78 @@ def _finite(ctx, param, value: float) -> float:
     return value
 
 
-def _net_train():
-    """search.learn.net_train, or InputError saying how to install what it needs."""
+def _trainer(command: str = "train"):
+    """search.learn.net_train (policy_train for `train-policy`), or InputError saying how to
+    install what it needs."""
     try:
-        from search.learn import net_train
+        if command == "train-policy":
+            from search.learn import policy_train as trainer
+        else:
+            from search.learn import net_train as trainer
     except ImportError as e:
         if (e.name or "").split(".")[0] in ("jax", "jaxlib", "optax"):
-            raise InputError(TRAIN_MISSING) from None
+            raise InputError(TRAIN_MISSING.format(command=command)) from None
         raise
-    return net_train
+    return trainer
+
+
+def _train(trainer, folders: tuple[Path, ...], out: Path, config, quiet: bool):
+    """`trainer.train_folders` with a progress bar over its steps: (name, path, trained)."""
+    with RunProgress(config.steps, quiet, label="steps") as bar:
+        try:
+            return trainer.train_folders(list(folders), out, config, lambda i: bar.update(i))
+        except ValueError as e:
+            raise InputError(str(e)) from None
+
+
+def training_options(hidden: str, steps: int, steps_help: str, lr_help: str):
+    """The options `learn train` and `learn train-policy` share, before their own: the folders,
+    the output, the widths and AdamW's (with these defaults and words)."""
+    options = [
+        click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
+                       type=click.Path(path_type=Path)),
+        click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
+                     metavar="DIR|FILE",
+                     help="A folder (the network is written there as NAME.json) or a file "
+                          "path."),
+        click.option("--hidden", default=hidden, show_default=True, callback=_hidden,
+                     metavar="H1,H2", help="The widths of the two hidden layers."),
+        click.option("--steps", type=click.IntRange(1), default=steps, show_default=True,
+                     help=steps_help),
+        click.option("--batch", type=click.IntRange(1), default=512, show_default=True,
+                     help="Positions per minibatch."),
+        click.option("--lr", type=click.FloatRange(0, min_open=True), default=1e-3,
+                     show_default=True, callback=_finite, help=lr_help),
+        click.option("--weight-decay", type=click.FloatRange(0), default=1e-4,
+                     show_default=True, callback=_finite,
+                     help="AdamW's weight decay (of the weights, not the biases)."),
+    ]
+
+    def apply(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return apply
+
+
+def split_options(f):
+    """The options both trainers end with: the held-out share, the seed, quiet."""
+    for option in reversed([
+            click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.1,
+                         show_default=True, callback=_finite,
+                         help="Share of the games held out (by game) to measure the network "
+                              "on."),
+            seed_option(default=1, help="Seed of the initial weights, the minibatches and the "
+                                        "split."),
+            click.option("--quiet", "-q", is_flag=True, help="No progress display.")]):
+        f = option(f)
+    return f
 
 
 @click.command("train", epilog=example(
     "ekonos learn train selfplay/2p selfplay/3p selfplay/4p -o search/models",
     "ekonos learn train selfplay/4p --hidden 64,16 --steps 5000 --seed 2 -o net.json"))
-@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
-                type=click.Path(path_type=Path))
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
-              metavar="DIR|FILE",
-              help="A folder (the network is written there as NAME.json) or a file path.")
-@click.option("--hidden", default="128,32", show_default=True, callback=_hidden,
-              metavar="H1,H2", help="The widths of the two hidden layers.")
-@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True,
-              help="Minibatch steps of AdamW.")
-@click.option("--batch", type=click.IntRange(1), default=512, show_default=True,
-              help="Positions per minibatch.")
-@click.option("--lr", type=click.FloatRange(0, min_open=True), default=1e-3, show_default=True,
-              callback=_finite, help="Learning rate.")
-@click.option("--weight-decay", type=click.FloatRange(0), default=1e-4, show_default=True,
-              callback=_finite, help="AdamW's weight decay (of the weights, not the biases).")
+@training_options("128,32", 20000, "Minibatch steps of AdamW.", "Learning rate.")
 @click.option("--score-weight", type=click.FloatRange(0), default=1.0, show_default=True,
               callback=_finite, help="Weight of the score error (score / 30, squared) in the "
                                      "loss, beside the win cross-entropy.")
@@ -88,11 +131,7 @@ def _net_train():
               help="The linear evaluation the network corrects (its outputs are added to the "
                    "model's reading): a shipped model's name, or none.  [default: the shipped "
                    "one]")
-@click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.1,
-              show_default=True, callback=_finite,
-              help="Share of the games held out (by game) to measure the network on.")
-@seed_option(default=1, help="Seed of the initial weights, the minibatches and the split.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@split_options
 def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], steps: int,
               batch: int, lr: float, weight_decay: float, score_weight: float,
               teacher_weight: float, q_weight: float, base: str | None, heldout: float,
@@ -101,7 +140,7 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
     named by its content hash; print each player count's held-out figures (games the network
     never learnt from), then the network's name (net- and 12 hex digits of its sha256).  The
     same data and seed make the same file."""
-    net_train = _net_train()
+    net_train = _trainer()
     if not out.is_dir() and not out.parent.is_dir():
         raise InputError(f"{out}: no folder {out.parent}")
     if base is None:
@@ -117,12 +156,7 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
             raise InputError(f"--base: {e}") from None
     config = net_train.Config(hidden, steps, batch, lr, weight_decay, score_weight, heldout,
                               seed, teacher_weight, base, q_weight)
-    with RunProgress(steps, quiet, label="steps") as bar:
-        try:
-            name, path, trained = net_train.train_folders(list(folders), out, config,
-                                                          lambda i: bar.update(i))
-        except ValueError as e:
-            raise InputError(str(e)) from None
+    name, path, trained = _train(net_train, folders, out, config, quiet)
     curve, kept = trained.training["curve"], trained.training["kept_step"]
     if curve[-1][2] is not None:
         at = next(p for p in curve if p[0] == kept)
@@ -142,29 +176,12 @@ def train_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], ste
 @click.command("train-policy", epilog=example(
     "ekonos learn train-policy selfplay/4p -o policies/",
     "ekonos learn train-policy selfplay/3p selfplay/4p --steps 3000 --seed 2 -o policy.json"))
-@click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
-                type=click.Path(path_type=Path))
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
-              metavar="DIR|FILE",
-              help="A folder (the network is written there as NAME.json) or a file path.")
-@click.option("--hidden", default="256,256", show_default=True, callback=_hidden,
-              metavar="H1,H2", help="The widths of the two hidden layers.")
-@click.option("--steps", type=click.IntRange(1), default=6000, show_default=True,
-              help="Minibatch steps of AdamW (the learning rate decays to zero over them).")
-@click.option("--batch", type=click.IntRange(1), default=512, show_default=True,
-              help="Positions per minibatch.")
-@click.option("--lr", type=click.FloatRange(0, min_open=True), default=1e-3, show_default=True,
-              callback=_finite, help="Learning rate at the start.")
-@click.option("--weight-decay", type=click.FloatRange(0), default=1e-4, show_default=True,
-              callback=_finite, help="AdamW's weight decay (of the weights, not the biases).")
+@training_options("256,256", 6000, "Minibatch steps of AdamW (the learning rate decays to zero "
+                  "over them).", "Learning rate at the start.")
 @click.option("--mix", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               callback=_finite, help="How much of each target is the move the search played "
                                      "(the rest: its root visits).")
-@click.option("--heldout", type=click.FloatRange(0, 1, max_open=True), default=0.1,
-              show_default=True, callback=_finite,
-              help="Share of the games held out (by game) to measure the network on.")
-@seed_option(default=1, help="Seed of the initial weights, the minibatches and the split.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@split_options
 def train_policy_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, int], steps: int,
                      batch: int, lr: float, weight_decay: float, mix: float, heldout: float,
                      seed: int, quiet: bool) -> None:
@@ -172,17 +189,11 @@ def train_policy_cmd(folders: tuple[Path, ...], out: Path, hidden: tuple[int, in
     by its content hash; print each player count's held-out figures, then the network's name.
     A search uses it as `pnet=NAME|FILE` (with `ptop=K`, the root moves it keeps).  The same
     data and seed make the same file."""
-    _net_train()                                   # InputError when JAX or optax is missing
-    from search.learn import policy_train
+    policy_train = _trainer("train-policy")
     if not out.is_dir() and not out.parent.is_dir():
         raise InputError(f"{out}: no folder {out.parent}")
     config = policy_train.Config(hidden, steps, batch, lr, weight_decay, mix, heldout, seed)
-    with RunProgress(steps, quiet, label="steps") as bar:
-        try:
-            name, path, trained = policy_train.train_folders(list(folders), out, config,
-                                                             lambda i: bar.update(i))
-        except ValueError as e:
-            raise InputError(str(e)) from None
+    name, path, trained = _train(policy_train, folders, out, config, quiet)
     curve = trained.training["curve"]
     if curve[-1][2] is not None:
         click.echo(f"held-out loss {curve[0][2]:.4f} at the start, {curve[-1][2]:.4f} at step "

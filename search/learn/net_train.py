@@ -91,15 +91,30 @@ def seed_key(seed: int):
     return jax.random.fold_in(jax.random.PRNGKey(seed & 0xFFFFFFFF), (seed >> 32) & 0xFFFFFFFF)
 
 
-def init(key, hidden: tuple[int, int]) -> dict:
-    """Seeded initial weights: He normal before a ReLU, Glorot normal for the outputs."""
+def init(key, hidden: tuple[int, int], outputs: int = NET_OUTPUT_COUNT,
+         out_scale: float = 1.0) -> dict:
+    """Seeded initial weights: He normal before a ReLU, Glorot normal (times `out_scale`) for
+    the `outputs` outputs."""
     h1, h2 = hidden
     k1, k2, k3 = jax.random.split(key, 3)
     he, glorot = jax.nn.initializers.he_normal(), jax.nn.initializers.glorot_normal()
+    w3 = glorot(k3, (h2, outputs), jnp.float32)
     return {"w1": he(k1, (NET_INPUT_COUNT, h1), jnp.float32), "b1": jnp.zeros(h1, jnp.float32),
             "w2": he(k2, (h1, h2), jnp.float32), "b2": jnp.zeros(h2, jnp.float32),
-            "w3": glorot(k3, (h2, NET_OUTPUT_COUNT), jnp.float32),
-            "b3": jnp.zeros(NET_OUTPUT_COUNT, jnp.float32)}
+            "w3": w3 if out_scale == 1.0 else w3 * out_scale,
+            "b3": jnp.zeros(outputs, jnp.float32)}
+
+
+def minibatches(rng: np.random.Generator, n: int, batch: int, steps: int):
+    """(step, positions) for steps 1 to `steps`: minibatches of `batch` of the `n` positions
+    (all of them when fewer), from successive permutations drawn by `rng`, each sorted."""
+    size = min(batch, n)
+    order, at = rng.permutation(n), 0
+    for i in range(1, steps + 1):
+        if at + size > n:
+            order, at = rng.permutation(n), 0
+        yield i, np.sort(order[at:at + size])
+        at += size
 
 
 def forward(p: dict, x):
@@ -230,13 +245,7 @@ def train(arrays: dict, config: Config = Config(),
 
     every = max(1, c.steps // CURVE_POINTS)
     curve = [point(0)]
-    n, size = len(fit["players"]), min(c.batch, len(fit["players"]))
-    order, at = rng.permutation(n), 0
-    for i in range(1, c.steps + 1):
-        if at + size > n:
-            order, at = rng.permutation(n), 0
-        pick = np.sort(order[at:at + size])
-        at += size
+    for i, pick in minibatches(rng, len(fit["players"]), c.batch, c.steps):
         params, state, _ = step(params, state, _device(net_data.subset(fit, pick), q=True),
                                 jnp.asarray(teacher[pick], jnp.float32))
         if i % every == 0 or i == c.steps:

@@ -33,10 +33,9 @@ import numpy as np
 import optax
 
 from ekonos.moves import NUM_ACTIONS
-from search._net import NET_INPUT_COUNT
 from search.learn import net_data, policy_data
 from search.learn.net_file import net_text, write_net
-from search.learn.net_train import seed_key
+from search.learn.net_train import init, minibatches, seed_key
 from search.network import POLICY_KIND, WEIGHTS
 from search.bots import PRIOR_TOP
 
@@ -74,16 +73,6 @@ class Trained:
     weights: dict[str, np.ndarray]
     training: dict
     metrics: dict
-
-
-def init(key, hidden: tuple[int, int]) -> dict:
-    h1, h2 = hidden
-    k1, k2, k3 = jax.random.split(key, 3)
-    he, glorot = jax.nn.initializers.he_normal(), jax.nn.initializers.glorot_normal()
-    return {"w1": he(k1, (NET_INPUT_COUNT, h1), jnp.float32), "b1": jnp.zeros(h1, jnp.float32),
-            "w2": he(k2, (h1, h2), jnp.float32), "b2": jnp.zeros(h2, jnp.float32),
-            "w3": glorot(k3, (h2, NUM_ACTIONS), jnp.float32) * 0.1,
-            "b3": jnp.zeros(NUM_ACTIONS, jnp.float32)}
 
 
 def logits(p: dict, x, cand):
@@ -131,7 +120,7 @@ def train(t: policy_data.Targets, config: Config = Config(),
                          f"{c.heldout:g}: give more games or a larger --heldout (or 0)")
     rng = np.random.default_rng(c.seed)
     sample = policy_data.subset(fit, np.sort(rng.permutation(len(fit["players"]))[:CURVE_SAMPLE]))
-    params = init(seed_key(c.seed), c.hidden)
+    params = init(seed_key(c.seed), c.hidden, NUM_ACTIONS, out_scale=0.1)
     decay = {k: k.startswith("w") for k in WEIGHTS}
     opt = optax.adamw(optax.cosine_decay_schedule(c.lr, c.steps), weight_decay=c.weight_decay,
                       mask=decay)
@@ -149,13 +138,7 @@ def train(t: policy_data.Targets, config: Config = Config(),
 
     every = max(1, c.steps // CURVE_POINTS)
     curve = [point(0)]
-    n, size = len(fit["players"]), min(c.batch, len(fit["players"]))
-    order, at = rng.permutation(n), 0
-    for i in range(1, c.steps + 1):
-        if at + size > n:
-            order, at = rng.permutation(n), 0
-        pick = np.sort(order[at:at + size])
-        at += size
+    for i, pick in minibatches(rng, len(fit["players"]), c.batch, c.steps):
         params, state, _ = step(params, state, _batch(fit, pick))
         if i % every == 0 or i == c.steps:
             curve.append(point(i))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -67,6 +68,18 @@ def test_targets_are_the_visits_mixed_with_the_chosen_move(folders):
     pure = policy_data.targets(arrays, 0, mix=1.0)   # all chosen, the move alone
     assert (pure["played"] >= 0).all()
     assert np.allclose(pure["target"][np.arange(len(pure["played"])), pure["played"]], 1)
+
+
+def test_without_jax_the_command_says_what_to_install(monkeypatch, tmp_path):
+    import search.learn
+    monkeypatch.setitem(sys.modules, "jax", None)            # import jax: ImportError
+    monkeypatch.delitem(sys.modules, "search.learn.policy_train", raising=False)
+    monkeypatch.delattr(search.learn, "policy_train", raising=False)
+    r = CliRunner().invoke(main, ["learn", "train-policy", str(tmp_path), "-o", str(tmp_path)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == ("Error: `ekonos learn train-policy` needs JAX and optax, which "
+                                "are not installed: pip install 'ekonos[train]' (or pip install "
+                                "jax optax)")
 
 
 jax = pytest.importorskip("jax", reason="training needs the `train` extra (jax, optax)")
