@@ -249,10 +249,13 @@ class ISMCTSBot(Bot):
                           values="a network's name (net-...) or file (not given: none)")
         ptop: int = param(PRIOR_TOP, lo=1, hi=NUM_ACTIONS,
                           help="with a pnet: the root moves it keeps")
+        pfor: str = param("", help="with a pnet: it applies in games of these player counts "
+                                   "(digits, e.g. 34); in others the root is searched whole",
+                          values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            for name in ("epsfor", "cfor"):
+            for name in ("epsfor", "cfor", "pfor"):
                 counts = getattr(self, name)
                 if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
                     raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} "
@@ -283,8 +286,9 @@ class ISMCTSBot(Bot):
                     policy.load_policy(self.pnet)
                 except (OSError, ValueError) as e:
                     raise SpecError(f"pnet: {e}") from None
-            elif self.ptop != PRIOR_TOP:
-                raise SpecError("ptop needs a policy network (pnet=NAME) to rate the moves")
+            elif self.ptop != PRIOR_TOP or self.pfor:
+                raise SpecError(f"{'ptop' if self.ptop != PRIOR_TOP else 'pfor'} needs a "
+                                "policy network (pnet=NAME) to rate the moves")
 
         def budget(self, players: int) -> int:
             """The iteration budget of a decision in a game of `players` players: its `iterfor`
@@ -374,7 +378,8 @@ class ISMCTSBot(Bot):
         rank = None
         if p.root == "halving":
             cands = None
-            if p.pnet:                              # the prior reads this seat's view only
+            if p.pnet and (not p.pfor or str(view.nplayers) in p.pfor):
+                # the prior reads this seat's view only
                 from search import policy
                 cands = policy.load_policy(p.pnet).top(view, seat, view.legal_actions(),
                                                        p.ptop)

@@ -70,6 +70,9 @@ def test_a_policy_for_another_action_table_or_changed_bytes_is_refused(tmp_path)
 
 @pytest.mark.parametrize("spec, words", [
     ("ismcts:iterations=10,ptop=8", "ptop needs a policy network (pnet=NAME)"),
+    ("ismcts:iterations=10,pfor=34", "pfor needs a policy network (pnet=NAME)"),
+    (f"ismcts:iterations=10,pnet={POLICY},pfor=37", "pfor must be player counts"),
+    (f"ismcts:iterations=10,pnet={POLICY},pfor=33", "pfor must be player counts"),
     (f"ismcts:iterations=10,pnet={POLICY},root=uct", "it needs root=halving"),
     (f"ismcts:iterations=10,pnet={POLICY},ptop=0", "ptop"),
     ("ismcts:iterations=10,pnet=net-000000000000", "no shipped network is named"),
@@ -137,3 +140,18 @@ def test_a_spec_with_a_prior_names_it_and_its_width():
     bot = make_bot(f"ismcts:iterations=50,pnet={POLICY}")
     assert f"pnet={POLICY}" in bot.spec and "ptop" not in bot.spec      # the default, unsaid
     assert "ptop=4" in make_bot(f"ismcts:iterations=50,pnet={POLICY},ptop=4").spec
+
+
+def test_pfor_keeps_the_prior_to_its_player_counts():
+    for players, applies in ((3, True), (4, False)):
+        st = card_position(players, 30 + players)
+        view = st.view(st.to_move)
+        kept = policy.load_policy(str(POLICY)).top(view, st.to_move, view.legal_actions(), 4)
+        moves = make_bot(f"ismcts:iterations=400,pnet={POLICY},ptop=4,pfor=3",
+                         seed=1).analyse(view, seed=2).moves
+        searched = {m["action"] for m in moves if m["visits"] > 0}
+        assert (searched <= set(kept)) == applies, (players, searched, kept)
+        whole = make_bot("ismcts:iterations=400", seed=1).analyse(view, seed=2).moves
+        if not applies:                              # searched as if there were no prior
+            assert [(m["action"], m["visits"]) for m in moves] == \
+                [(m["action"], m["visits"]) for m in whole]
