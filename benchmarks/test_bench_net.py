@@ -48,3 +48,33 @@ def test_ismcts_with_net(benchmark, opening, rollout):
     benchmark(searcher.run, opening, opening.to_move, iterations=ITERATIONS, seed=1)
     benchmark.extra_info["iterations_per_second"] = round(ITERATIONS / benchmark.stats.stats.median)
     assert searcher.iterations_done == ITERATIONS
+
+
+# -- the policy network's prior (search/policy.py): one forward pass per decision --------------
+
+@pytest.fixture(scope="module")
+def card_root():
+    """A 4-player card step of many legal moves (the prior's work is at such roots)."""
+    import random
+    s = State.new(4, seed=2024)
+    rng = random.Random(7)
+    while s.count_legal() < 120:
+        s.push(rng.choice(s.legal_actions()))
+    return s.view(s.to_move)
+
+
+def random_policy(h1=256, h2=256, seed=0):
+    from search.network import POLICY_KIND, shapes
+    from search.policy import Policy
+    rng = np.random.default_rng(seed)
+    return Policy("random", {k: rng.normal(0, 0.05, s).astype(np.float32)
+                             for k, s in shapes(h1, h2, POLICY_KIND).items()})
+
+
+def test_policy_prior_top16(benchmark, card_root):
+    """The prior's pass at a card step's root, the shipped widths 256,256: microseconds a
+    decision (the search then runs its 2 000 iterations, about 10 ms, with 4 players)."""
+    policy, actions = random_policy(), card_root.legal_actions()
+    kept = benchmark(policy.top, card_root, card_root.to_move, actions, 16)
+    benchmark.extra_info["us_per_decision"] = round(benchmark.stats.stats.median * 1e6, 1)
+    assert len(kept) == 16
