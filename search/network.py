@@ -158,7 +158,8 @@ def read(path: str | Path, kind: str = KIND) -> tuple[dict[str, np.ndarray], dic
     if not isinstance(doc, dict) or not isinstance(doc.get("weights"), dict):
         raise NetError(f"{path} is not a network file (`{MAKER[kind]}` writes them)")
     other = doc.get("kind")
-    if doc.get("format") == FORMAT and other in KIND_WORDS and other != kind:
+    if doc.get("format") == FORMAT and isinstance(other, str) and other in KIND_WORDS \
+            and other != kind:
         raise NetError(f"{path} is a {KIND_WORDS[other]}, not a {KIND_WORDS[kind]} "
                        f"(`{MAKER[kind]}` makes those)")
     if doc.get("format") != FORMAT or other != kind:

@@ -118,6 +118,7 @@ def _b64(a) -> str:
 @pytest.mark.parametrize("change, words", [
     (lambda d: d.update(format=2), "format 2"),
     (lambda d: d.update(kind="linear-eval"), "kind 'linear-eval'"),
+    (lambda d: d.update(kind=["value-net"]), "kind ['value-net']"),
     (lambda d: d.update(inputs=559), "inputs 559"),
     (lambda d: d.update(hidden=[12, 0]), "hidden must be two widths"),
     (lambda d: d.update(hidden=[13, 5]), f"weight w1 has shape [{NET_INPUT_COUNT}, 12], not [{NET_INPUT_COUNT}, 13]"),
