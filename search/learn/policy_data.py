@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ekonos.files import read_bounded
 from search.learn import net_data, selfplay
 
 #: How much of a target is the move the search played (the rest: its root visits).
@@ -68,9 +69,10 @@ def read_folders(folders: list, mix: float = MIX) -> tuple[Targets, list[dict]]:
         manifest = selfplay.read_manifest(folder)
         arrays = selfplay.load_dataset([folder])
         arrays["source"] = np.full(len(arrays["players"]), i, dtype=np.int32)
-        part = targets(arrays, int(manifest.get("explore", 0)), mix)
+        part = targets(arrays, manifest["explore"], mix)
         parts.append(part)
-        raw = (Path(folder) / "manifest.json").read_bytes()
+        raw = read_bounded(Path(folder) / selfplay.MANIFEST, net_data.MAX_MANIFEST_BYTES,
+                           "self-play manifest")
         entries.append({"folder": str(folder),
                         "manifest_sha256": hashlib.sha256(raw).hexdigest(),
                         "positions": len(part["players"]), "games": net_data.games(part)})
