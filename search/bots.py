@@ -80,6 +80,30 @@ def budgets_by_count(text: str) -> dict[int, int]:
     return out
 
 
+@functools.lru_cache(maxsize=32)
+def priors_by_count(text: str) -> dict[int, str]:
+    """`pnet`'s text as {player count: policy network}: one file or name alone serves every
+    count; groups COUNTS:FILE joined by '+' ('3:pol3.json+4:pol4.json') serve the counts they
+    name and no other; {} for ''.  SpecError saying what is wrong with the text (the files
+    themselves are checked by the bot)."""
+    if not text:
+        return {}
+    groups = [g.partition(":") for g in text.split("+")]
+    if len(groups) == 1 and not (groups[0][1] and groups[0][0].isdigit()):
+        return {n: text for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    out: dict[int, str] = {}
+    for counts, colon, name in groups:
+        if not colon or not counts or not name or any(n not in PLAYER_DIGITS for n in counts):
+            raise SpecError("pnet must be one network, or groups COUNTS:NETWORK joined by '+' "
+                            f"(e.g. 3:net-aaa+4:net-bbb; {PLAYER_DIGITS_TEXT}), got "
+                            f"{quote(text)}")
+        for n in map(int, counts):
+            if n in out:
+                raise SpecError(f"pnet names {n} players twice, in {quote(text)}")
+            out[n] = name
+    return out
+
+
 def _check_view(view: State) -> None:
     if view.is_over():
         raise EkonosError("the game is over: there is no decision to make")
@@ -245,17 +269,17 @@ class ISMCTSBot(Bot):
                                   "scores; 0 scores the leaf the tree just reached, no playout")
         pnet: str = param("", help="a policy network (a shipped name or a file of `ekonos learn "
                                    "train-policy`) whose prior keeps the halving's root to "
-                                   "its `ptop` best moves",
-                          values="a network's name (net-...) or file (not given: none)")
+                                   "its `ptop` best moves; groups COUNTS:NETWORK joined by "
+                                   "'+' give each player count its own (a count not named: "
+                                   "the root searched whole)",
+                          values="a network's name (net-...) or file, or groups "
+                                 "COUNTS:NETWORK joined by '+' (not given: none)")
         ptop: int = param(PRIOR_TOP, lo=1, hi=NUM_ACTIONS,
                           help="with a pnet: the root moves it keeps")
-        pfor: str = param("", help="with a pnet: it applies in games of these player counts "
-                                   "(digits, e.g. 34); in others the root is searched whole",
-                          values=f"{PLAYER_DIGITS_TEXT} (not given: every game)")
 
         def __post_init__(self) -> None:
             super().__post_init__()
-            for name in ("epsfor", "cfor", "pfor"):
+            for name in ("epsfor", "cfor"):
                 counts = getattr(self, name)
                 if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
                     raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} "
@@ -282,13 +306,13 @@ class ISMCTSBot(Bot):
                 if self.root != "halving":
                     raise SpecError("pnet keeps the moves sequential halving searches at the "
                                     "root: it needs root=halving")
-                try:
-                    policy.load_policy(self.pnet)
-                except (OSError, ValueError) as e:
-                    raise SpecError(f"pnet: {e}") from None
-            elif self.ptop != PRIOR_TOP or self.pfor:
-                raise SpecError(f"{'ptop' if self.ptop != PRIOR_TOP else 'pfor'} needs a "
-                                "policy network (pnet=NAME) to rate the moves")
+                for name in set(priors_by_count(self.pnet).values()):
+                    try:
+                        policy.load_policy(name)
+                    except (OSError, ValueError) as e:
+                        raise SpecError(f"pnet: {e}") from None
+            elif self.ptop != PRIOR_TOP:
+                raise SpecError("ptop needs a policy network (pnet=NAME) to rate the moves")
 
         def budget(self, players: int) -> int:
             """The iteration budget of a decision in a game of `players` players: its `iterfor`
@@ -378,11 +402,10 @@ class ISMCTSBot(Bot):
         rank = None
         if p.root == "halving":
             cands = None
-            if p.pnet and (not p.pfor or str(view.nplayers) in p.pfor):
-                # the prior reads this seat's view only
+            prior = priors_by_count(p.pnet).get(view.nplayers)
+            if prior:                                # it reads this seat's view only
                 from search import policy
-                cands = policy.load_policy(p.pnet).top(view, seat, view.legal_actions(),
-                                                       p.ptop)
+                cands = policy.load_policy(prior).top(view, seat, view.legal_actions(), p.ptop)
             rank = run_halving(searchers, view, seat, budgets, seconds,
                                [job["seed"] for job in jobs], cands)
         else:

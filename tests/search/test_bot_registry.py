@@ -21,11 +21,11 @@ PRINTED = ["ismcts:iterations=200,c=0.7,workers=2,horizon=0,plain=0,root=uct",
 #: A valid value of each free-text parameter (its bot checks it, not the registry).
 TEXT_VALUES = {"model": str(evaluation.MODEL_PATH), "net": str(small_net_file()), "epsfor": "46",
                "cfor": "5", "iterfor": "3:500/456:2000",
-               "pnet": str(small_net_file(kind="policy-net")), "pfor": "34"}
+               "pnet": str(small_net_file(kind="policy-net"))}
 
 
 #: A parameter that only means something beside another (refused alone): set that one too.
-NEEDS = {"rollout": ("net",), "ptop": ("pnet",), "pfor": ("pnet",)}
+NEEDS = {"rollout": ("net",), "ptop": ("pnet",)}
 #: A parameter whose changed value rules out another's (pnet keeps halving's root moves, so it
 #: needs root=halving): when all change together, the other keeps its default.
 EXCLUDES = {"pnet": ("root",)}

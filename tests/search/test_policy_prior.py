@@ -17,7 +17,7 @@ from ekonos.moves import NUM_ACTIONS
 from helpers import small_net_file
 from search import network, policy
 from search._net import NET_FEATURES_HASH, net_inputs_of
-from search.bots import PRIOR_TOP, SpecError, make_bot
+from search.bots import PRIOR_TOP, SpecError, make_bot, priors_by_count
 from search.learn.net_file import net_text, write_net
 from search.network import POLICY_KIND, NetError
 
@@ -70,9 +70,11 @@ def test_a_policy_for_another_action_table_or_changed_bytes_is_refused(tmp_path)
 
 @pytest.mark.parametrize("spec, words", [
     ("ismcts:iterations=10,ptop=8", "ptop needs a policy network (pnet=NAME)"),
-    ("ismcts:iterations=10,pfor=34", "pfor needs a policy network (pnet=NAME)"),
-    (f"ismcts:iterations=10,pnet={POLICY},pfor=37", "pfor must be player counts"),
-    (f"ismcts:iterations=10,pnet={POLICY},pfor=33", "pfor must be player counts"),
+    (f"ismcts:iterations=10,pnet=37:{POLICY}", "pnet must be one network, or groups"),
+    (f"ismcts:iterations=10,pnet=3:{POLICY}+:{POLICY}", "pnet must be one network, or groups"),
+    (f"ismcts:iterations=10,pnet=3:{POLICY}+4", "pnet must be one network, or groups"),
+    (f"ismcts:iterations=10,pnet=34:{POLICY}+4:{POLICY}", "pnet names 4 players twice"),
+    (f"ismcts:iterations=10,pnet=3:{POLICY}+4:/no/such.json", "no such file"),
     (f"ismcts:iterations=10,pnet={POLICY},root=uct", "it needs root=halving"),
     (f"ismcts:iterations=10,pnet={POLICY},ptop=0", "ptop"),
     ("ismcts:iterations=10,pnet=net-000000000000", "no shipped network is named"),
@@ -142,16 +144,21 @@ def test_a_spec_with_a_prior_names_it_and_its_width():
     assert "ptop=4" in make_bot(f"ismcts:iterations=50,pnet={POLICY},ptop=4").spec
 
 
-def test_pfor_keeps_the_prior_to_its_player_counts():
-    for players, applies in ((3, True), (4, False)):
+def test_a_prior_per_player_count_serves_the_counts_it_names():
+    other = small_net_file(8, 8, seed=4, kind=POLICY_KIND)
+    assert priors_by_count(str(POLICY)) == {n: str(POLICY) for n in range(2, 7)}
+    assert priors_by_count(f"35:{POLICY}+4:{other}") == {3: str(POLICY), 5: str(POLICY),
+                                                         4: str(other)}
+    spec = f"ismcts:iterations=400,ptop=4,pnet=3:{POLICY}+4:{other}"
+    for players, file in ((3, POLICY), (4, other), (5, None)):
         st = card_position(players, 30 + players)
         view = st.view(st.to_move)
-        kept = policy.load_policy(str(POLICY)).top(view, st.to_move, view.legal_actions(), 4)
-        moves = make_bot(f"ismcts:iterations=400,pnet={POLICY},ptop=4,pfor=3",
-                         seed=1).analyse(view, seed=2).moves
+        moves = make_bot(spec, seed=1).analyse(view, seed=2).moves
         searched = {m["action"] for m in moves if m["visits"] > 0}
-        assert (searched <= set(kept)) == applies, (players, searched, kept)
-        whole = make_bot("ismcts:iterations=400", seed=1).analyse(view, seed=2).moves
-        if not applies:                              # searched as if there were no prior
+        if file is None:                             # a count not named: searched whole
+            whole = make_bot("ismcts:iterations=400", seed=1).analyse(view, seed=2).moves
             assert [(m["action"], m["visits"]) for m in moves] == \
                 [(m["action"], m["visits"]) for m in whole]
+            continue
+        kept = policy.load_policy(str(file)).top(view, st.to_move, view.legal_actions(), 4)
+        assert searched <= set(kept), (players, searched, kept)
