@@ -1,6 +1,7 @@
 """`ekonos learn selfplay|train|train-policy|calibrate|calibration-map`: the networks' data,
 training and calibration (search/learn/shards.py, net_train.py, policy_train.py, net_data.py)
-and the map of the search's win shares (search/learn/calibration_fit.py).  cli/commands/learn.py puts them in the `learn` group.
+and the map of the search's win shares (search/learn/calibration_fit.py).
+cli/commands/learn.py puts them in the `learn` group.
 This module only reads options and prints."""
 from __future__ import annotations
 
