@@ -49,7 +49,7 @@ PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYER
 #: The search's exploration constant where a spec gives none, and where `cfor` leaves c out.
 SEARCH_C = 0.3
 #: The root moves a policy network keeps where a spec gives no `ptop` (16 won with 3 and 4
-#: players, 8 and 32 did not: docs/strength.md, "A learned policy at the root").
+#: players, 8 and 32 did not: docs/strength.md, "A policy prior at the root").
 PRIOR_TOP = 16
 
 

@@ -7,7 +7,7 @@ network reads (search/_net.pxd `net_inputs`: the public state and the deciding s
 nothing of another hand, R21) and gives one logit per action of the engine's table.  The
 search's sequential halving (search/halving.py) then spends its budget on the `top` moves only:
 with 2 000 iterations and 200 legal moves, each move gets about one iteration in the first
-round; kept to 16, about 30 (docs/strength.md, "A learned policy at the root").
+round; kept to 16, about 30 (docs/strength.md, "A policy prior at the root").
 
 The forward pass is numpy's (float32), once per decision: it costs no think time that the arena
 can see (docs/strength.md), so it stays out of the C search.

@@ -85,9 +85,8 @@ def concat(parts: list[Targets]) -> Targets:
 
     def pad(a: np.ndarray) -> np.ndarray:
         return np.pad(a, ((0, 0), (0, w - a.shape[1])))
-    out = Targets({k: np.concatenate([pad(p[k]) if k in ("cand", "target") else p[k]
-                                      for p in parts]) for k in parts[0]})
-    return out
+    return Targets({k: np.concatenate([pad(p[k]) if k in ("cand", "target") else p[k]
+                                       for p in parts]) for k in parts[0]})
 
 
 def subset(t: Targets, mask: np.ndarray) -> Targets:
