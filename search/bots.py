@@ -276,6 +276,10 @@ class ISMCTSBot(Bot):
                                  "COUNTS:NETWORK joined by '+' (not given: none)")
         ptop: int = param(PRIOR_TOP, lo=1, hi=NUM_ACTIONS,
                           help="with a pnet: the root moves it keeps")
+        pweight: float = param(0.0, lo=0, hi=1000,
+                               help="with a pnet: its logits also rank the halving's moves, "
+                                    "weight × logit / (50 + visits) added to the win share "
+                                    "(Gumbel AlphaZero's completed ranking; 0: win share alone)")
 
         def __post_init__(self) -> None:
             super().__post_init__()
@@ -311,8 +315,9 @@ class ISMCTSBot(Bot):
                         policy.load_policy(name)
                     except (OSError, ValueError) as e:
                         raise SpecError(f"pnet: {e}") from None
-            elif self.ptop != PRIOR_TOP:
-                raise SpecError("ptop needs a policy network (pnet=NAME) to rate the moves")
+            elif self.ptop != PRIOR_TOP or self.pweight:
+                raise SpecError("ptop and pweight need a policy network (pnet=NAME) to rate "
+                                "the moves")
 
         def budget(self, players: int) -> int:
             """The iteration budget of a decision in a game of `players` players: its `iterfor`
@@ -401,13 +406,17 @@ class ISMCTSBot(Bot):
         t0 = _time.perf_counter()
         rank = None
         if p.root == "halving":
-            cands = None
+            cands = logits = None
             prior = priors_by_count(p.pnet).get(view.nplayers)
             if prior:                                # it reads this seat's view only
                 from search import policy
-                cands = policy.load_policy(prior).top(view, seat, view.legal_actions(), p.ptop)
+                net = policy.load_policy(prior)
+                if p.pweight:
+                    cands, logits = net.rated(view, seat, view.legal_actions(), p.ptop)
+                else:
+                    cands = net.top(view, seat, view.legal_actions(), p.ptop)
             rank = run_halving(searchers, view, seat, budgets, seconds,
-                               [job["seed"] for job in jobs], cands)
+                               [job["seed"] for job in jobs], cands, logits, p.pweight)
         else:
             roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), searchers)
         seconds = _time.perf_counter() - t0

@@ -16,11 +16,15 @@ their statistics are pooled before each halving, so the workers agree on the sur
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ekonos import State
 from search._ismcts import Searcher
 from search.roots import merge, side_by_side
+
+
+#: Gumbel AlphaZero's c_visit: the visits at which the prior weighs half what it does at none.
+VISIT_BASE = 50
 
 
 def _shares(total: int, k: int) -> list[int]:
@@ -30,7 +34,8 @@ def _shares(total: int, k: int) -> list[int]:
 
 def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: Sequence[int],
                 seconds: float | None, seeds: Sequence[int],
-                cands: Sequence[int] | None = None) -> dict[int, int]:
+                cands: Sequence[int] | None = None,
+                logits: Mapping[int, float] | None = None, weight: float = 0.0) -> dict[int, int]:
     """Search `view` for `seat` by sequential halving over its legal moves, one tree per
     searcher: searcher i spends budgets[i] iterations (or, with `seconds`, every searcher that
     many seconds) and starts from seeds[i].  Returns each root move's rank, 0 for the survivor,
@@ -38,7 +43,11 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
     share.  A move below the searchers' consideration (plain=1's buy-back) is searched freely
     in its share of the first round, gets no visits and leaves at once.  `cands`: the legal
     moves to search (a policy's prior keeps them, search/policy.py); the others are never
-    searched and rank below every searched move (None: every legal move)."""
+    searched and rank below every searched move (None: every legal move).  `logits` (a policy's,
+    by move) and `weight` > 0 add the prior to each halving's ranking, as Gumbel AlphaZero
+    (Danihelka et al. 2022) completes it: a move's mean win share plus weight × its logit over
+    (VISIT_BASE + the most visits of a move still in): the prior counts while visits are few
+    and fades as they grow."""
     legal = list(view.legal_actions())
     kept = set(legal if cands is None else cands)
     cands = [a for a in legal if a in kept]
@@ -69,9 +78,14 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
         side_by_side(lambda i: work(i, plan[i]), searchers)
         stats = {m["action"]: m for m in merge(searchers)}
 
+        most = max((stats[a]["visits"] for a in cands if a in stats), default=0)
+        scale = weight / (VISIT_BASE + most) if logits is not None else 0.0
+
         def value(a: int) -> tuple[float, float]:
             m = stats.get(a)
-            return (-1.0, 0.0) if not m or m["visits"] == 0 else (m["win"], m["score"])
+            if not m or m["visits"] == 0:
+                return (-1.0, 0.0)
+            return (m["win"] + scale * logits[a] if scale else m["win"], m["score"])
 
         cands.sort(key=lambda a: (value(a), -a), reverse=True)
         keep = 1 if r == rounds - 1 else math.ceil(len(cands) / 2)

@@ -47,9 +47,16 @@ class Policy:
         actions = list(actions)
         if len(actions) <= k:
             return actions
-        order = np.argsort(-self.logits(view, seat, actions), kind="stable")
+        return self.rated(view, seat, actions, k)[0]
+
+    def rated(self, view: State, seat: int, actions: Sequence[int],
+              k: int) -> tuple[list[int], dict[int, float]]:
+        """`top`'s moves and the logit of each of `actions`, from one forward pass."""
+        actions = list(actions)
+        z = self.logits(view, seat, actions)
+        order = np.argsort(-z, kind="stable")
         keep = set(order[:k].tolist())
-        return [a for i, a in enumerate(actions) if i in keep]
+        return [a for i, a in enumerate(actions) if i in keep], dict(zip(actions, z.tolist()))
 
 
 @functools.cache

@@ -101,15 +101,16 @@ def test_the_references_write_every_parameter():
     for text in (BASELINE, LINEAR):
         params = parse_params(text)[1]
         assert params.net == "" and params.rollout == 1 and params.eps == 0.1
-        # nor a policy network's prior at the root (`pnet` empty: none; `ptop` means something
-        # only with one)
-        assert params.pnet == "" and params.ptop == PRIOR_TOP
+        # nor a policy network's prior at the root (`pnet` empty: none; `ptop` and `pweight`
+        # mean something only with one)
+        assert params.pnet == "" and params.ptop == PRIOR_TOP and params.pweight == 0
         assert params.cfor == ""
         # nor a budget by player count (`iterfor`, later: not given, `iterations` in every game)
         assert params.iterfor == "" and all(params.budget(n) == params.iterations
                                             for n in range(2, 7))
     every = {f.name for f in dataclasses.fields(ISMCTSBot.Params)} - {
-        "time", "net", "rollout", "eps", "epsfor", "cfor", "iterfor", "pnet", "ptop"}
+        "time", "net", "rollout", "eps", "epsfor", "cfor", "iterfor", "pnet", "ptop",
+        "pweight"}
     for text, written in ((BASELINE, every - {"model"}), (LINEAR, every)):
         assert {item.split("=")[0] for item in text.partition(":")[2].split(",")} == written
 
@@ -120,7 +121,7 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
     test_the_references_write_every_parameter), then here."""
     assert [f.name for f in dataclasses.fields(ISMCTSBot.Params)] == \
         ["iterations", "time", "c", "workers", "horizon", "plain", "root", "eps", "epsfor",
-         "cfor", "iterfor", "model", "net", "rollout", "pnet", "ptop"]
+         "cfor", "iterfor", "model", "net", "rollout", "pnet", "ptop", "pweight"]
 
 
 def test_the_default_search_is_level_3_and_linear_is_level_4():

@@ -25,7 +25,7 @@ TEXT_VALUES = {"model": str(evaluation.MODEL_PATH), "net": str(small_net_file())
 
 
 #: A parameter that only means something beside another (refused alone): set that one too.
-NEEDS = {"rollout": ("net",), "ptop": ("pnet",)}
+NEEDS = {"rollout": ("net",), "ptop": ("pnet",), "pweight": ("pnet",)}
 #: A parameter whose changed value rules out another's (pnet keeps halving's root moves, so it
 #: needs root=halving): when all change together, the other keeps its default.
 EXCLUDES = {"pnet": ("root",)}

@@ -18,6 +18,7 @@ from helpers import small_net_file
 from search import network, policy
 from search._net import NET_FEATURES_HASH, net_inputs_of
 from search.bots import PRIOR_TOP, SpecError, make_bot, priors_by_count
+from search.halving import run_halving
 from search.learn.net_file import net_text, write_net
 from search.network import POLICY_KIND, NetError
 
@@ -69,7 +70,9 @@ def test_a_policy_for_another_action_table_or_changed_bytes_is_refused(tmp_path)
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("ismcts:iterations=10,ptop=8", "ptop needs a policy network (pnet=NAME)"),
+    ("ismcts:iterations=10,ptop=8", "ptop and pweight need a policy network (pnet=NAME)"),
+    ("ismcts:iterations=10,pweight=1", "ptop and pweight need a policy network (pnet=NAME)"),
+    (f"ismcts:iterations=10,pnet={POLICY},pweight=-1", "pweight"),
     (f"ismcts:iterations=10,pnet=37:{POLICY}", "pnet must be one network, or groups"),
     (f"ismcts:iterations=10,pnet=3:{POLICY}+:{POLICY}", "pnet must be one network, or groups"),
     (f"ismcts:iterations=10,pnet=3:{POLICY}+4", "pnet must be one network, or groups"),
@@ -104,6 +107,10 @@ def test_the_prior_keeps_the_moves_of_highest_logit_in_the_order_given():
         assert all(full[a] <= worst_kept + 1e-4 for a in actions if a not in kept)
     assert p.top(view, seat, actions, len(actions)) == list(actions)
     assert p.top(view, seat, actions[:3], 16) == list(actions[:3])
+    kept, logit = p.rated(view, seat, actions, 5)               # the same, with the logits
+    assert kept == p.top(view, seat, actions, 5)
+    assert sorted(logit) == sorted(actions)
+    assert np.allclose([logit[a] for a in actions], full[actions], atol=1e-4)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -162,3 +169,27 @@ def test_a_prior_per_player_count_serves_the_counts_it_names():
             continue
         kept = policy.load_policy(str(file)).top(view, st.to_move, view.legal_actions(), 4)
         assert searched <= set(kept), (players, searched, kept)
+
+
+def test_the_prior_weighs_in_the_halving_as_visits_are_few():
+    """pweight adds weight × logit / (50 + visits) to each halving's win shares: a weight of 0
+    changes nothing; a large one makes the move of highest logit survive, whatever the search
+    found; a file's logits reach the halving through the spec."""
+    st = card_position(3, 7)
+    seat, view = st.to_move, st.view(st.to_move)
+    legal = view.legal_actions()[:8]
+
+    def rank(logits=None, weight=0.0):
+        searchers = [make_bot("ismcts:iterations=1", seed=1).searcher(3)]
+        return run_halving(searchers, view, seat, [400], None, [5], legal, logits, weight)
+
+    plain = rank()
+    favourite = max(legal, key=plain.get)                 # the search's worst kept move
+    logits = {a: (10.0 if a == favourite else 0.0) for a in legal}
+    assert rank(logits, 0.0) == plain
+    assert rank(logits, 1e6)[favourite] == 0
+    assert rank({a: 0.0 for a in legal}, 5.0) == plain    # equal logits: no move moves
+
+    bot = make_bot(f"ismcts:iterations=300,pnet={POLICY},ptop=6,pweight=1000", seed=1)
+    kept, z = policy.load_policy(str(POLICY)).rated(view, seat, view.legal_actions(), 6)
+    assert bot.choose(view, seed=2) == max(kept, key=z.get)
