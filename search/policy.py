@@ -39,7 +39,13 @@ class Policy:
         h = np.maximum(x @ w["w1"] + w["b1"], 0)
         h = np.maximum(h @ w["w2"] + w["b2"], 0)
         a = np.asarray(actions, dtype=np.int64)
-        return h @ w["w3"][:, a] + w["b3"][a]
+        return self._out_rows[a] @ h + w["b3"][a]
+
+    @functools.cached_property
+    def _out_rows(self) -> np.ndarray:
+        """The last layer's weights one row per action, so that a decision's moves are
+        contiguous rows, not a strided gather of columns."""
+        return np.ascontiguousarray(self.weights["w3"].T)
 
     def top(self, view: State, seat: int, actions: Sequence[int], k: int) -> list[int]:
         """The `k` moves of `actions` the network rates best, in the order given (all of them
