@@ -276,10 +276,9 @@ class ISMCTSBot(Bot):
                                  "COUNTS:NETWORK joined by '+' (not given: none)")
         ptop: int = param(PRIOR_TOP, lo=1, hi=NUM_ACTIONS,
                           help="with a pnet: the root moves it keeps")
-        pweight: float = param(0.0, lo=0, hi=1000,
-                               help="with a pnet: its logits also rank the halving's moves, "
-                                    "weight × logit / (50 + visits) added to the win share "
-                                    "(Gumbel AlphaZero's completed ranking; 0: win share alone)")
+        pweight: float = param(0.0, lo=0, hi=1000, help="with a pnet: its logits also rank "
+                               "the halving's moves, pweight × logit / (50 + visits) added to "
+                               "the win share (Gumbel AlphaZero's; 0: the win share alone)")
 
         def __post_init__(self) -> None:
             super().__post_init__()
@@ -410,11 +409,7 @@ class ISMCTSBot(Bot):
             prior = priors_by_count(p.pnet).get(view.nplayers)
             if prior:                                # it reads this seat's view only
                 from search import policy
-                net = policy.load_policy(prior)
-                if p.pweight:
-                    cands, logits = net.rated(view, seat, view.legal_actions(), p.ptop)
-                else:
-                    cands = net.top(view, seat, view.legal_actions(), p.ptop)
+                cands, logits = policy.load_policy(prior).at_root(view, seat, p.ptop, p.pweight)
             rank = run_halving(searchers, view, seat, budgets, seconds,
                                [job["seed"] for job in jobs], cands, logits, p.pweight)
         else:

@@ -55,6 +55,14 @@ class Policy:
             return actions
         return self.rated(view, seat, actions, k)[0]
 
+    def at_root(self, view: State, seat: int, k: int,
+                weight: float) -> tuple[list[int], dict[int, float] | None]:
+        """What the halving's root takes from the prior: the `k` legal moves kept and, where
+        the logits rank them too (`weight` > 0), the logits (else None)."""
+        if weight:
+            return self.rated(view, seat, view.legal_actions(), k)
+        return self.top(view, seat, view.legal_actions(), k), None
+
     def rated(self, view: State, seat: int, actions: Sequence[int],
               k: int) -> tuple[list[int], dict[int, float]]:
         """`top`'s moves and the logit of each of `actions`, from one forward pass."""
