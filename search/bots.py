@@ -16,7 +16,6 @@ fields; parsing, printing, the help text and the checks follow from it.
 """
 from __future__ import annotations
 
-import functools
 import random
 import time as _time
 from dataclasses import dataclass, replace
@@ -28,6 +27,8 @@ from ekonos.rules import MAX_PLAYERS, MAX_TILES, MIN_PLAYERS, NUM_COMPANIES, PLA
 from search import evaluation, memory, roots
 from search._flat import flat_search
 from search._ismcts import EVAL_MAX_ROUNDS, PLAYOUT_EPS, Searcher
+from search.by_count import (PLAYER_DIGITS, PLAYER_DIGITS_TEXT, budgets_by_count, player_mask,
+                             priors_by_count, weights_by_count)
 from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, RETIRED,
                              Bot, BotParams, SpecError, always, define_level, define_named,
@@ -43,65 +44,11 @@ __all__ = ["BASELINE", "BOTS", "LEVELS", "LINEAR", "RETIRED", "Analysis", "Bot",
 #: The growth track runs from 0 to this (R10).
 TRACK_TOP = 6
 POLICIES = ("random", "light")
-#: The player counts as the digits a parameter such as `epsfor` lists them by.
-PLAYER_DIGITS = "".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
-PLAYER_DIGITS_TEXT = f"player counts as digits from {MIN_PLAYERS} to {MAX_PLAYERS}, each once"
 #: The search's exploration constant where a spec gives none, and where `cfor` leaves c out.
 SEARCH_C = 0.3
 #: The root moves a policy network keeps where a spec gives no `ptop` (16 won with 3 and 4
 #: players, 8 and 32 did not: docs/strength.md, "A policy prior at the root").
 PRIOR_TOP = 16
-
-
-def player_mask(digits: str) -> int:
-    """Player counts given as digits (`epsfor`) as the search's bit mask: bit n set for games
-    of n players."""
-    return sum(1 << int(n) for n in digits)
-
-
-@functools.lru_cache(maxsize=32)
-def budgets_by_count(text: str) -> dict[int, int]:
-    """`iterfor`'s text ('3:500/456:2000') as {player count: iterations}; {} for ''.
-    SpecError saying what is wrong with it."""
-    out: dict[int, int] = {}
-    for group in text.split("/") if text else ():
-        counts, colon, number = group.partition(":")
-        if not colon or not counts or any(n not in PLAYER_DIGITS for n in counts):
-            raise SpecError("iterfor must be groups COUNTS:N joined by '/' (e.g. "
-                            f"3:500/456:2000; {PLAYER_DIGITS_TEXT}), got {quote(text)}")
-        if not (number.isascii() and number.isdigit() and len(number) <= 12) \
-                or not 1 <= int(number) <= MAX_ITERATIONS:
-            raise SpecError(f"iterfor: {quote(number)} is not a budget from 1 to "
-                            f"{MAX_ITERATIONS} iterations")
-        for n in map(int, counts):
-            if n in out:
-                raise SpecError(f"iterfor names {n} players twice, in {quote(text)}")
-            out[n] = int(number)
-    return out
-
-
-@functools.lru_cache(maxsize=32)
-def priors_by_count(text: str) -> dict[int, str]:
-    """`pnet`'s text as {player count: policy network}: one file or name alone serves every
-    count; groups COUNTS:FILE joined by '+' ('3:pol3.json+4:pol4.json') serve the counts they
-    name and no other; {} for ''.  SpecError saying what is wrong with the text (the files
-    themselves are checked by the bot)."""
-    if not text:
-        return {}
-    groups = [g.partition(":") for g in text.split("+")]
-    if len(groups) == 1 and not (groups[0][1] and groups[0][0].isdigit()):
-        return {n: text for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-    out: dict[int, str] = {}
-    for counts, colon, name in groups:
-        if not colon or not counts or not name or any(n not in PLAYER_DIGITS for n in counts):
-            raise SpecError("pnet must be one network, or groups COUNTS:NETWORK joined by '+' "
-                            f"(e.g. 3:net-aaa+4:net-bbb; {PLAYER_DIGITS_TEXT}), got "
-                            f"{quote(text)}")
-        for n in map(int, counts):
-            if n in out:
-                raise SpecError(f"pnet names {n} players twice, in {quote(text)}")
-            out[n] = name
-    return out
 
 
 def _check_view(view: State) -> None:
@@ -276,10 +223,11 @@ class ISMCTSBot(Bot):
                                  "COUNTS:NETWORK joined by '+' (not given: none)")
         ptop: int = param(PRIOR_TOP, lo=1, hi=NUM_ACTIONS,
                           help="with a pnet: the root moves it keeps")
-        pweight: float = param(0.0, lo=0, hi=1000, help="with a pnet: its logits also rank "
-                               "the halving's moves, pweight × logit / (50 + visits) added to "
-                               "the win share (Gumbel AlphaZero's; 0: the win share alone)")
-
+        pweight: str = param("", help="with a pnet: its logits also rank the halving's moves, "
+                             "pweight × logit / (50 + visits) added to the win share (Gumbel "
+                             "AlphaZero's); groups COUNTS:W joined by '/' give a count its own",
+                             values="a number from 0 to 1000, or groups COUNTS:W joined by '/' "
+                                    "(not given: the win share alone)")
         def __post_init__(self) -> None:
             super().__post_init__()
             for name in ("epsfor", "cfor"):
@@ -314,7 +262,8 @@ class ISMCTSBot(Bot):
                         policy.load_policy(name)
                     except (OSError, ValueError) as e:
                         raise SpecError(f"pnet: {e}") from None
-            elif self.ptop != PRIOR_TOP or self.pweight:
+            weights_by_count(self.pweight)                      # SpecError if unreadable
+            if not self.pnet and (self.ptop != PRIOR_TOP or self.pweight):
                 raise SpecError("ptop and pweight need a policy network (pnet=NAME) to rate "
                                 "the moves")
 
@@ -407,11 +356,12 @@ class ISMCTSBot(Bot):
         if p.root == "halving":
             cands = logits = None
             prior = priors_by_count(p.pnet).get(view.nplayers)
+            weight = weights_by_count(p.pweight).get(view.nplayers, 0.0)
             if prior:                                # it reads this seat's view only
                 from search import policy
-                cands, logits = policy.load_policy(prior).at_root(view, seat, p.ptop, p.pweight)
+                cands, logits = policy.load_policy(prior).at_root(view, seat, p.ptop, weight)
             rank = run_halving(searchers, view, seat, budgets, seconds,
-                               [job["seed"] for job in jobs], cands, logits, p.pweight)
+                               [job["seed"] for job in jobs], cands, logits, weight)
         else:
             roots.side_by_side(lambda i: searchers[i].run(view, seat, **jobs[i]), searchers)
         seconds = _time.perf_counter() - t0

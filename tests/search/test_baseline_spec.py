@@ -103,7 +103,7 @@ def test_the_references_write_every_parameter():
         assert params.net == "" and params.rollout == 1 and params.eps == 0.1
         # nor a policy network's prior at the root (`pnet` empty: none; `ptop` and `pweight`
         # mean something only with one)
-        assert params.pnet == "" and params.ptop == PRIOR_TOP and params.pweight == 0
+        assert params.pnet == "" and params.ptop == PRIOR_TOP and params.pweight == ""
         assert params.cfor == ""
         # nor a budget by player count (`iterfor`, later: not given, `iterations` in every game)
         assert params.iterfor == "" and all(params.budget(n) == params.iterations

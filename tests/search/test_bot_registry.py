@@ -21,7 +21,7 @@ PRINTED = ["ismcts:iterations=200,c=0.7,workers=2,horizon=0,plain=0,root=uct",
 #: A valid value of each free-text parameter (its bot checks it, not the registry).
 TEXT_VALUES = {"model": str(evaluation.MODEL_PATH), "net": str(small_net_file()), "epsfor": "46",
                "cfor": "5", "iterfor": "3:500/456:2000",
-               "pnet": str(small_net_file(kind="policy-net"))}
+               "pnet": str(small_net_file(kind="policy-net")), "pweight": "3:0.3/4:1"}
 
 
 #: A parameter that only means something beside another (refused alone): set that one too.

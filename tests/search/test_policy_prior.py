@@ -17,7 +17,8 @@ from ekonos.moves import NUM_ACTIONS
 from helpers import small_net_file
 from search import network, policy
 from search._net import NET_FEATURES_HASH, net_inputs_of
-from search.bots import PRIOR_TOP, SpecError, make_bot, priors_by_count
+from search.bots import PRIOR_TOP, SpecError, make_bot
+from search.by_count import priors_by_count, weights_by_count
 from search.halving import run_halving
 from search.learn.net_file import net_text, write_net
 from search.network import POLICY_KIND, NetError
@@ -72,7 +73,11 @@ def test_a_policy_for_another_action_table_or_changed_bytes_is_refused(tmp_path)
 @pytest.mark.parametrize("spec, words", [
     ("ismcts:iterations=10,ptop=8", "ptop and pweight need a policy network (pnet=NAME)"),
     ("ismcts:iterations=10,pweight=1", "ptop and pweight need a policy network (pnet=NAME)"),
-    (f"ismcts:iterations=10,pnet={POLICY},pweight=-1", "pweight"),
+    (f"ismcts:iterations=10,pnet={POLICY},pweight=-1", "pweight: '-1' is not a weight from 0"),
+    (f"ismcts:iterations=10,pnet={POLICY},pweight=3:x", "pweight: 'x' is not a weight"),
+    (f"ismcts:iterations=10,pnet={POLICY},pweight=3:1/7:2", "pweight must be a number, or groups"),
+    (f"ismcts:iterations=10,pnet={POLICY},pweight=3:1/34:2", "pweight names 3 players twice"),
+    (f"ismcts:iterations=10,pnet={POLICY},pweight=nan", "is not a weight"),
     (f"ismcts:iterations=10,pnet=37:{POLICY}", "pnet must be one network, or groups"),
     (f"ismcts:iterations=10,pnet=3:{POLICY}+:{POLICY}", "pnet must be one network, or groups"),
     (f"ismcts:iterations=10,pnet=3:{POLICY}+4", "pnet must be one network, or groups"),
@@ -193,3 +198,18 @@ def test_the_prior_weighs_in_the_halving_as_visits_are_few():
     bot = make_bot(f"ismcts:iterations=300,pnet={POLICY},ptop=6,pweight=1000", seed=1)
     kept, z = policy.load_policy(str(POLICY)).rated(view, seat, view.legal_actions(), 6)
     assert bot.choose(view, seed=2) == max(kept, key=z.get)
+
+
+def test_a_weight_per_player_count_reaches_only_its_count():
+    assert weights_by_count("") == {} and weights_by_count("0") == {}
+    assert weights_by_count("0.5") == {n: 0.5 for n in range(2, 7)}
+    assert weights_by_count("3:0.3/45:1/6:0") == {3: 0.3, 4: 1.0, 5: 1.0}
+    spec = f"ismcts:iterations=300,ptop=6,pnet={POLICY},pweight=3:1000"
+    heavy = f"ismcts:iterations=300,ptop=6,pnet={POLICY},pweight=1000"
+    plain = f"ismcts:iterations=300,ptop=6,pnet={POLICY}"
+    for players, like in ((3, heavy), (4, plain)):
+        st = card_position(players, 40 + players)
+        view = st.view(st.to_move)
+        moves = make_bot(spec, seed=1).analyse(view, seed=2).moves
+        other = make_bot(like, seed=1).analyse(view, seed=2).moves
+        assert [m["action"] for m in moves] == [m["action"] for m in other], players
