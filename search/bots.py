@@ -228,6 +228,7 @@ class ISMCTSBot(Bot):
                              "AlphaZero's); groups COUNTS:W joined by '/' give a count its own",
                              values="a number from 0 to 1000, or groups COUNTS:W joined by '/' "
                                     "(not given: the win share alone)")
+
         def __post_init__(self) -> None:
             super().__post_init__()
             for name in ("epsfor", "cfor"):
