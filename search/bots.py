@@ -27,7 +27,7 @@ from ekonos.rules import MAX_PLAYERS, MAX_TILES, MIN_PLAYERS, NUM_COMPANIES, PLA
 from search import evaluation, memory, roots
 from search._flat import flat_search
 from search._ismcts import EVAL_MAX_ROUNDS, PLAYOUT_EPS, Searcher
-from search.by_count import (PLAYER_DIGITS, PLAYER_DIGITS_TEXT, budgets_by_count, player_mask,
+from search.by_count import (PLAYER_DIGITS_TEXT, budgets_by_count, check_digits, player_mask,
                              priors_by_count, weights_by_count)
 from search.halving import run_halving
 from search.registry import (BOTS, LEVELS, MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, RETIRED,
@@ -232,10 +232,7 @@ class ISMCTSBot(Bot):
         def __post_init__(self) -> None:
             super().__post_init__()
             for name in ("epsfor", "cfor"):
-                counts = getattr(self, name)
-                if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
-                    raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} "
-                                    f"(e.g. 4 or 56), got {counts!r}")
+                check_digits(name, getattr(self, name))
             budgets_by_count(self.iterfor)                      # SpecError if unreadable
             if self.horizon and not self.model and not self.net:  # the shipped model, named:
                 object.__setattr__(self, "model", evaluation.SHIPPED)  # a record says which

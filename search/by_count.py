@@ -22,6 +22,18 @@ def player_mask(digits: str) -> int:
     return sum(1 << int(n) for n in digits)
 
 
+def check_digits(name: str, counts: str) -> None:
+    """SpecError unless `counts` (the parameter `name`'s text) is player counts as digits,
+    each once."""
+    if any(n not in PLAYER_DIGITS for n in counts) or len(set(counts)) < len(counts):
+        raise SpecError(f"{name} must be {PLAYER_DIGITS_TEXT} (e.g. 4 or 56), got {counts!r}")
+
+
+def _every(value):
+    """{player count: value} for every count: one value given alone serves them all."""
+    return {n: value for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
 def _groups(text: str, sep: str, name: str, form: str, example: str) -> dict[int, str]:
     """Groups COUNTS:VALUE joined by `sep` as {player count: VALUE's text}; `form` and
     `example` say how the parameter is written, for the error."""
@@ -61,7 +73,7 @@ def priors_by_count(text: str) -> dict[int, str]:
         return {}
     counts, colon, _ = text.partition(":")
     if "+" not in text and not (colon and counts.isdigit()):
-        return {n: text for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+        return _every(text)
     return _groups(text, "+", "pnet", "one network, or groups COUNTS:NETWORK joined by '+'",
                    "3:net-aaa+4:net-bbb")
 
@@ -73,8 +85,7 @@ def weights_by_count(text: str) -> dict[int, float]:
     {} for '' (no weight anywhere)."""
     if not text:
         return {}
-    one = ":" not in text
-    groups = {n: text for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)} if one else \
+    groups = _every(text) if ":" not in text else \
         _groups(text, "/", "pweight", "a number, or groups COUNTS:W joined by '/'", "3:0.3/4:1")
     out = {}
     for n, value in groups.items():

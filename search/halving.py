@@ -78,8 +78,10 @@ def run_halving(searchers: Sequence[Searcher], view: State, seat: int, budgets: 
         side_by_side(lambda i: work(i, plan[i]), searchers)
         stats = {m["action"]: m for m in merge(searchers)}
 
-        most = max((stats[a]["visits"] for a in cands if a in stats), default=0)
-        scale = weight / (VISIT_BASE + most) if logits is not None else 0.0
+        scale = 0.0
+        if logits is not None and weight:
+            most = max((stats[a]["visits"] for a in cands if a in stats), default=0)
+            scale = weight / (VISIT_BASE + most)
 
         def value(a: int) -> tuple[float, float]:
             m = stats.get(a)
