@@ -28,6 +28,11 @@ from search.bots import LEVELS, ISMCTSBot, parse_spec
 #: whole game's review in under a minute on two cores (benchmarks/test_bench_review.py); level
 #: 4 thinks three times as long for a gain the arena does not show with four players.
 JUDGE_LEVEL = 3
+#: A level's parameters the judge does not take: its budget is its own, and it searches every
+#: legal move, without a level's policy prior (`pnet`, which keeps the root to its best 16): a
+#: hint or a review must rate the move a player asks about or played, and the calibration map
+#: was fitted on the search without it (docs/strength.md#policy-again).
+NOT_JUDGED = ("iterations", "iterfor", "time", "workers", "pnet", "ptop", "pweight")
 #: The least budget of the judge's search: a level with a smaller budget (levels 1 and 2, for
 #: learning the game) is searched with this many iterations when it advises or judges.
 JUDGE_FLOOR = 25_000
@@ -82,8 +87,7 @@ def judge_bot(params: dict | None = None, iterations: int | None = None,
     """The judge's search: an `ismcts` bot with `params` (a level's, via level_params; else the
     defaults) and the budget `iterations` or `seconds`; never more workers than each can spend
     MIN_ITERATIONS on.  SpecError (an EkonosError) naming a wrong parameter."""
-    own = ("iterations", "iterfor", "time", "workers")        # the judge's budget is its own
-    params = {k: v for k, v in (params or {}).items() if k not in own}
+    params = {k: v for k, v in (params or {}).items() if k not in NOT_JUDGED}
     budget = {"iterations": iterations} if seconds is None else {"time": seconds}
     bot = ISMCTSBot(workers=workers, **params, **budget)   # SpecError (an EkonosError) if bad
     if iterations is not None and workers > iterations // MIN_ITERATIONS:   # each worker >= 10

@@ -53,6 +53,22 @@ def test_the_judge_searches_its_own_budget_whatever_iterfor_says():
     assert bot.params.c == 0.5 and bot.analyse(st.view(st.to_move)).iterations == 400
 
 
+def test_the_judge_searches_every_move_without_a_levels_prior():
+    """A level's policy prior keeps the root to its best moves; the judge does not take it: a
+    hint or a review rates any move a player asks about or played."""
+    from helpers import small_net_file
+    from search.network import POLICY_KIND
+    prior = small_net_file(8, 8, seed=3, kind=POLICY_KIND)
+    params = parse_spec(f"ismcts:iterations=3000,pnet=3:{prior},ptop=2,pweight=3:0.3")[1]
+    bot = judge_bot(params, iterations=400)
+    assert (bot.params.pnet, bot.params.pweight) == ("", "")
+    st = State.new(3, seed=5)
+    while st.count_legal() < 40:             # a wide root
+        st.push(st.legal_actions()[st.count_legal() // 2])
+    moves = bot.analyse(st.view(st.to_move), seed=1, line_length=0).moves
+    assert len(moves) > 2                     # ptop=2 would have kept two
+
+
 @pytest.mark.parametrize("level", [2, 3])
 def test_hint_and_review_of_a_position_give_the_same_figures(level):
     st = mid_game(3, seed=5, decisions=110)
