@@ -17,8 +17,8 @@ from ekonos import State
 from ekonos.moves import Move
 from ekonos.rules import Step
 from search import registry
-from search.bots import (BASELINE, LINEAR, PRIOR_TOP, ISMCTSBot, LEVELS, SpecError, make_bot,
-                         parse_params, recorded_spec, spec_help, spec_text)
+from search.bots import (BASELINE, LEVEL3_PRIORS, LINEAR, PRIOR_TOP, ISMCTSBot, LEVELS,
+                         SpecError, make_bot, parse_params, recorded_spec, spec_help, spec_text)
 
 #: `baseline` as it was written while the search still had the parameters taken out since (each
 #: at the only value any level played): a recorded spec of that time, and the moves it chose.
@@ -127,8 +127,9 @@ def test_a_new_search_parameter_must_be_frozen_in_the_references():
 def test_the_default_search_is_level_3_and_linear_is_level_4():
     # but for the levels' 4-player rate of random moves and 5-player exploration, and level 3's
     # budgets by player count, which the default leaves out so that a spec recorded without
-    # them still means what it played
-    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="3:500/45:2000/6:5000")
+    # them still means what it played; nor does it carry level 3's policy priors
+    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="3:500/45:2000/6:5000",
+                    **LEVEL3_PRIORS)
     defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
     assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
     written = {f"{name}={value}" for name, value in by_count.items()}

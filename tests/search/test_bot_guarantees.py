@@ -49,6 +49,20 @@ def test_r21_every_bot_decides_the_same_whatever_the_hidden_hands(spec):
         assert len(choices) == 1, (spec, players, [action_text(a) for a in choices])
 
 
+@pytest.mark.parametrize("players, seed, depth", [(3, 4, 0), (3, 6, 30), (3, 8, 60)])
+def test_r21_level_3_with_its_policy_prior_decides_the_same_whatever_the_hidden_hands(
+        players, seed, depth):
+    """Level 3 carries a policy network with 3 players (search/models/): its inputs and so its
+    prior come from the deciding seat's view only."""
+    assert parse_spec(LEVELS[3])[1]["pnet"]
+    st = random_position(players, seed, depth)
+    seat = st.to_move
+    worlds = [st] + [shuffle_hidden(st, seat, s) for s in (11, 12)]
+    assert any(w.hand(q) != st.hand(q) for w in worlds[1:] for q in range(players) if q != seat)
+    choices = {make_bot("level3", seed=9).choose(w.view(seat)) for w in worlds}
+    assert len(choices) == 1, [action_text(a) for a in choices]
+
+
 def test_r21_view_hides_other_hands_and_the_deal_stream():
     st = random_position(4, 5, 10)
     v = st.view(1)
