@@ -49,11 +49,12 @@ def test_r21_every_bot_decides_the_same_whatever_the_hidden_hands(spec):
         assert len(choices) == 1, (spec, players, [action_text(a) for a in choices])
 
 
-@pytest.mark.parametrize("players, seed, depth", [(3, 4, 0), (3, 6, 30), (3, 8, 60)])
-def test_r21_level_3_with_its_policy_prior_decides_the_same_whatever_the_hidden_hands(
+@pytest.mark.parametrize("players, seed, depth",
+                         [(3, 4, 0), (3, 6, 30), (4, 2, 40), (4, 8, 60)])
+def test_r21_level_3_with_its_policy_priors_decides_the_same_whatever_the_hidden_hands(
         players, seed, depth):
-    """Level 3 carries a policy network with 3 players (search/models/): its inputs and so its
-    prior come from the deciding seat's view only."""
+    """Level 3 carries policy networks with 3 and 4 players (search/models/): their inputs and
+    so their priors come from the deciding seat's view only."""
     assert parse_spec(LEVELS[3])[1]["pnet"]
     st = random_position(players, seed, depth)
     seat = st.to_move
