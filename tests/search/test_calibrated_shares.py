@@ -16,7 +16,7 @@ from ekonos import State, save_file
 from ekonos.notation import action_text
 from ekonos.rules import Step
 from search import calibration_map
-from search.analysis import analyse, level_params
+from search.analysis import NOT_JUDGED, analyse, level_params
 from search.bots import ISMCTSBot
 from search.calibration_map import CalibrationError
 from search.review import review_decision
@@ -57,9 +57,9 @@ def test_hint_json_shows_the_calibrated_share_and_the_searchs_own(tmp_path):
     out = json.loads(r.output)
     assert out["calibration"] == calibration_map.SHIPPED
     # the search's own figures: the level-3 search the hint runs, asked directly
-    # (-i sets the budget with every player count: the level's budgets by count are left out)
-    params = {k: v for k, v in level_params(3).items()
-              if k not in ("iterations", "iterfor", "workers")}
+    # (-i sets the budget with every player count: the level's budgets by count are left out,
+    # and its policy prior: the judge rates every move)
+    params = {k: v for k, v in level_params(3).items() if k not in NOT_JUDGED}
     raw = {action_text(m["action"]): m["win"] for m in ISMCTSBot(iterations=1500, **params)
            .analyse(st.view(st.to_move), seed=0, line_length=8).moves}
     assert len(out["moves"]) > 1
