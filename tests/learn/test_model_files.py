@@ -61,11 +61,21 @@ def test_the_shipped_model_is_named_by_its_hash_and_says_what_made_it():
         held = data["metrics"]["held_out"][n]
         assert held["log_loss"] < held["even_odds"], n
     # the package ships the levels' evaluation model, the one `linear` names (frozen with it),
-    # and one calibration map (search/calibration_map.py)
+    # one calibration map (search/calibration_map.py) and level 3's policy networks
     from search import calibration_map
+    from search.bots import LEVEL3_PRIORS
+    from search.by_count import priors_by_count
+    priors = sorted(set(priors_by_count(LEVEL3_PRIORS["pnet"]).values()))
     assert sorted(p.name for p in evaluation.MODELS.iterdir()) == sorted(
         [f"{evaluation.SHIPPED}.json", f"{evaluation.LINEAR_MODEL}.json",
-         f"{calibration_map.SHIPPED}.json"])
+         f"{calibration_map.SHIPPED}.json"] + [f"{name}.json" for name in priors])
+    for name in priors:                     # each named by its bytes, saying what made it
+        raw = (evaluation.MODELS / f"{name}.json").read_bytes()
+        assert name == "net-" + hashlib.sha256(raw).hexdigest()[:12]
+        doc = json.loads(raw)
+        assert doc["kind"] == "policy-net"
+        assert doc["command"].startswith("ekonos learn train-policy ")
+        assert all(d["games"] > 0 and d["manifest_sha256"] for d in doc["data"])
     from search.registry import make_bot
     assert make_bot("linear").spec.endswith(f"model={evaluation.LINEAR_MODEL}")
     assert evaluation.model(evaluation.LINEAR_MODEL)
