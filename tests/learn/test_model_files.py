@@ -64,6 +64,7 @@ def test_the_shipped_model_is_named_by_its_hash_and_says_what_made_it():
     # one calibration map (search/calibration_map.py) and level 3's policy networks
     from search import calibration_map
     from search.bots import LEVEL3_PRIORS
+    from search import network
     from search.by_count import priors_by_count
     priors = sorted(set(priors_by_count(LEVEL3_PRIORS["pnet"]).values()))
     assert sorted(p.name for p in evaluation.MODELS.iterdir()) == sorted(
@@ -71,7 +72,7 @@ def test_the_shipped_model_is_named_by_its_hash_and_says_what_made_it():
          f"{calibration_map.SHIPPED}.json"] + [f"{name}.json" for name in priors])
     for name in priors:                     # each named by its bytes, saying what made it
         raw = (evaluation.MODELS / f"{name}.json").read_bytes()
-        assert name == "net-" + hashlib.sha256(raw).hexdigest()[:12]
+        assert name == network.name_of_bytes(raw)
         doc = json.loads(raw)
         assert doc["kind"] == "policy-net"
         assert doc["command"].startswith("ekonos learn train-policy ")

@@ -37,15 +37,21 @@ def shuffle_hidden(st: State, seat: int, seed: int) -> State:
 
 # -- honesty (R21) ---------------------------------------------------------------------------------
 
+def choices_in_other_worlds(spec: str, players: int, seed: int, depth: int) -> set[int]:
+    """What `spec` chooses for the seat to move in a random position and in two others that
+    differ only in the hands that seat cannot see (checked to differ)."""
+    st = random_position(players, seed, depth)
+    seat = st.to_move
+    worlds = [st] + [shuffle_hidden(st, seat, s) for s in (11, 12)]
+    hands = [[w.hand(q) for q in range(players)] for w in worlds]
+    assert any(h != hands[0] for h in hands[1:])
+    return {make_bot(spec, seed=9).choose(w.view(seat)) for w in worlds}
+
+
 @pytest.mark.parametrize("spec", SMALL_SPECS)
 def test_r21_every_bot_decides_the_same_whatever_the_hidden_hands(spec):
     for players, seed, depth in [(2, 1, 5), (4, 2, 40), (6, 3, 70), (3, 4, 0)]:
-        st = random_position(players, seed, depth)
-        seat = st.to_move
-        worlds = [st] + [shuffle_hidden(st, seat, s) for s in (11, 12)]
-        hands = [[w.hand(q) for q in range(players)] for w in worlds]
-        assert any(h != hands[0] for h in hands[1:])
-        choices = {make_bot(spec, seed=9).choose(w.view(seat)) for w in worlds}
+        choices = choices_in_other_worlds(spec, players, seed, depth)
         assert len(choices) == 1, (spec, players, [action_text(a) for a in choices])
 
 
@@ -56,11 +62,7 @@ def test_r21_level_3_with_its_policy_priors_decides_the_same_whatever_the_hidden
     """Level 3 carries policy networks with 3 and 4 players (search/models/): their inputs and
     so their priors come from the deciding seat's view only."""
     assert parse_spec(LEVELS[3])[1]["pnet"]
-    st = random_position(players, seed, depth)
-    seat = st.to_move
-    worlds = [st] + [shuffle_hidden(st, seat, s) for s in (11, 12)]
-    assert any(w.hand(q) != st.hand(q) for w in worlds[1:] for q in range(players) if q != seat)
-    choices = {make_bot("level3", seed=9).choose(w.view(seat)) for w in worlds}
+    choices = choices_in_other_worlds("level3", players, seed, depth)
     assert len(choices) == 1, [action_text(a) for a in choices]
 
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from helpers import mid_game, random_record
+from helpers import mid_game, random_record, small_net_file
 
 from cli.main import main
 from cli.record import write_record
@@ -21,6 +21,7 @@ from search.analysis import (JUDGE_FLOOR, JUDGE_LEVEL, analyse, judge_bot, judge
                              level_params)
 from search.bots import parse_spec
 from search.lab.review_marks import by_method, compare, details
+from search.network import POLICY_KIND
 from search.review import (DEFAULT_ITERATIONS, DecisionReview, GameReview, mark_of,
                            move_accuracy, review_decision, review_game, t95)
 
@@ -56,8 +57,6 @@ def test_the_judge_searches_its_own_budget_whatever_iterfor_says():
 def test_the_judge_searches_every_move_without_a_levels_prior():
     """A level's policy prior keeps the root to its best moves; the judge does not take it: a
     hint or a review rates any move a player asks about or played."""
-    from helpers import small_net_file
-    from search.network import POLICY_KIND
     prior = small_net_file(8, 8, seed=3, kind=POLICY_KIND)
     params = parse_spec(f"ismcts:iterations=3000,pnet=3:{prior},ptop=2,pweight=3:0.3")[1]
     bot = judge_bot(params, iterations=400)
