@@ -152,11 +152,11 @@ def train(t: policy_data.Targets, config: Config = Config(),
     return Trained(weights, training, metrics(params, test))
 
 
-def metrics(p: dict, t: dict) -> dict:
+def metrics(p: dict, t: dict, recall_at: tuple[int, ...] = RECALL_AT) -> dict:
     """Per player count ("2" to "6"), on the positions `t` where the search chose its move: how
-    often that move is the network's first choice (`top1`) and among its best k (`topK`, over
-    the roots of more than k moves, with `roots_over_K` their share), each beside what a uniform
-    draw would give (`*_uniform`); and the loss over all of them."""
+    often that move is the network's first choice (`top1`) and among its best k for each k of
+    `recall_at` (`topK`, over the roots of more than k moves, with `roots_over_K` their share),
+    each beside what a uniform draw would give (`*_uniform`); and the loss over all of them."""
     if not len(t["players"]):
         return {}
     lg = np.concatenate([np.asarray(_logits(p, jnp.asarray(t["x"][a:a + CHUNK]),
@@ -174,7 +174,7 @@ def metrics(p: dict, t: dict) -> dict:
              "loss": round(_mean_loss(p, policy_data.subset(t, t["players"] == n)), 4),
              "top1": round(float(np.mean(rank[on] == 0)), 4),
              "top1_uniform": round(float(np.mean(1 / width[on])), 4)}
-        for k in RECALL_AT:
+        for k in recall_at:
             over = on & (width > k)
             if over.any():
                 m[f"top{k}"] = round(float(np.mean(rank[over] < k)), 4)

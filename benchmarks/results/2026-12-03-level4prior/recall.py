@@ -10,6 +10,5 @@ params = {k: jnp.asarray(v) for k, v in w.items()}
 t, _ = policy_data.read_folders([folder], policy_train.Config().mix)
 held = net_data.game_draw(t, 1) < 0.1
 test = policy_data.subset(t, held)
-policy_train.RECALL_AT = (16, 32, 48, 64, 96, 128)
-for n, m in policy_train.metrics(params, test).items():
+for n, m in policy_train.metrics(params, test, (16, 32, 48, 64, 96, 128)).items():
     print(n, {k: v for k, v in m.items() if k.startswith(("top", "roots"))})
