@@ -73,7 +73,8 @@ def sample(players: int, games: int, spec: str, seed: int, first: int, out: Path
                       "plays the others' playouts to the end.")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
               metavar="DIR|FILE",
-              help="A folder (the model is written there as NAME.json) or a file path.")
+              help="A folder (the model is written there as NAME.json; a new one is "
+                   "made) or a file path ending in .json.")
 @click.option("--keep", metavar="MODEL", default="",
               help="Take the player counts not given with -p from MODEL (a shipped model's name "
                    "or a file), unchanged: to refit some counts of a model.")

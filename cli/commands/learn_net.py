@@ -79,8 +79,8 @@ def training_options(hidden: str, steps: int, steps_help: str, lr_help: str):
                        type=click.Path(path_type=Path)),
         click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True,
                      metavar="DIR|FILE",
-                     help="A folder (the network is written there as NAME.json) or a file "
-                          "path."),
+                     help="A folder (the network is written there as NAME.json; a new one is "
+                          "made) or a file path ending in .json."),
         click.option("--hidden", default=hidden, show_default=True, callback=_hidden,
                      metavar="H1,H2", help="The widths of the two hidden layers."),
         click.option("--steps", type=click.IntRange(1), default=steps, show_default=True,
@@ -259,7 +259,8 @@ CALIBRATE_MISSING = ("`ekonos learn calibration-map` needs scipy, which is not i
 @click.argument("folders", nargs=-1, required=True, metavar="FOLDER...",
                 type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), metavar="DIR|FILE",
-              help="A folder (the map is written there as NAME.json) or a file path.")
+              help="A folder (the map is written there as NAME.json; a new one is "
+                   "made) or a file path ending in .json.")
 @click.option("--check", "check_map", metavar="MAP",
               help="Fit nothing: measure the map MAP (a shipped map's name or a file) on the "
                    "FOLDERs instead (of a run it was fitted on, the games it was not).")

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,27 +45,32 @@ def model_text(model: dict, command: str, data: list[dict], metrics: dict,
                                         for r in model["beta"]) + "\n ]\n}\n")
 
 
-def write_model(text: str, out: Path) -> tuple[str, Path]:
-    """Write a model file: into folder `out` as `<name>.json`, or (`out` not a folder) at the
-    path `out` itself; atomically.  Returns the model's name and its file."""
-    name = name_of_bytes(text.encode("utf-8"))
+def output_path(out: Path, name: str) -> Path:
+    """Where a file named `name` goes for the output `out`: into folder `out` as `<name>.json`
+    when `out` is a folder or (nothing there yet) a path not ending in ``.json``, which is then
+    made (its parent must exist); else at the path `out` itself."""
     out = Path(out)
-    path = out / f"{name}.json" if out.is_dir() else out
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".model-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    if out.is_dir():
+        return out / f"{name}.json"
+    if out.suffix.lower() == ".json" or out.exists() or out.is_symlink():
+        return out
+    out.mkdir()
+    return out / f"{name}.json"
+
+
+def write_model(text: str, out: Path) -> tuple[str, Path]:
+    """Write a model file where `output_path` says (`out` a folder: as `<name>.json`);
+    atomically.  Returns the model's name and its file."""
+    name = name_of_bytes(text.encode("utf-8"))
+    path = output_path(out, name)
+    write_atomic(path, text)
     return name, path
 
 
 def write_named(text: str, out: Path, name_of: Callable[[bytes], str], limit: int, what: str,
                 advice: str = "") -> tuple[str, Path]:
-    """Write a file named by its content (`name_of` its bytes): into folder `out` as
-    `<name>.json`, or (`out` not a folder) at the path `out` itself; atomically.  Returns the
+    """Write a file named by its content (`name_of` its bytes) where `output_path` says (`out`
+    a folder: as `<name>.json`); atomically.  Returns the
     name and the file.  ValueError when it would be more than `limit` bytes (`what`: "network",
     "map"; `advice`: what to do then)."""
     raw = text.encode("utf-8")
@@ -75,7 +78,6 @@ def write_named(text: str, out: Path, name_of: Callable[[bytes], str], limit: in
         raise ValueError(f"the {what}'s file would be {len(raw)} bytes, more than a {what} file "
                          f"may be ({limit}){advice}")
     name = name_of(raw)
-    out = Path(out)
-    path = out / f"{name}.json" if out.is_dir() else out
+    path = output_path(out, name)
     write_atomic(path, text)
     return name, path

@@ -16,6 +16,7 @@ from cli.main import main
 from search import evaluation
 from search._ismcts import EVAL_FEATURES_HASH
 from search.evaluation import ModelError
+from search.learn.model_file import output_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,3 +142,29 @@ def test_learn_sample_fit_check_make_a_model_named_by_its_hash(tmp_path):
     r = CliRunner().invoke(main, ["learn", "sample", "-p", "2", "-n", "1", "--spec", "levle3",
                                   "-o", str(tmp_path / "x.npz")])
     assert r.exit_code == 2 and "unknown bot 'levle3'" in r.stderr
+
+
+def test_the_output_is_a_folder_unless_it_ends_in_json(tmp_path):
+    """`-o PATH` of `learn fit`, `train`, `train-policy`, `calibration-map`: a new path without
+    `.json` is a folder to make (a trailing slash is lost on the way, so `-o runs/n6/` once
+    wrote a file named n6); a `.json` path or a file already there is the file itself."""
+    samples = tmp_path / "s2.npz"
+    r = CliRunner().invoke(main, ["learn", "sample", "-p", "2", "-n", "2", "--spec", "greedy",
+                                  "--seed", "3", "-o", str(samples), "-q"])
+    assert r.exit_code == 0, r.output
+    names = {}
+    for out in ("new", "new/", "one.JSON"):
+        r = CliRunner().invoke(main, ["learn", "fit", str(samples), "-o", str(tmp_path / out)])
+        assert r.exit_code == 0, r.output
+        names[out] = r.stdout.strip()
+    name = names["new"]
+    assert (tmp_path / "new").is_dir() and names["new/"] == name     # written there again
+    assert [p.name for p in (tmp_path / "new").iterdir()] == [f"{name}.json"]
+    assert evaluation.model_name(tmp_path / "new" / f"{name}.json") == name
+    assert (tmp_path / "one.JSON").is_file()
+    existing = tmp_path / "plain"
+    existing.write_text("old")
+    assert output_path(existing, name) == existing      # a file there: replaced, not a folder
+    r = CliRunner().invoke(main, ["learn", "fit", str(samples), "-o",
+                                  str(tmp_path / "no" / "new")])
+    assert r.exit_code == 2 and "no folder" in r.stderr and not (tmp_path / "no").exists()
