@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -61,18 +62,14 @@ def output_path(out: Path, name: str) -> Path:
 def write_model(text: str, out: Path) -> tuple[str, Path]:
     """Write a model file where `output_path` says (`out` a folder: as `<name>.json`);
     atomically.  Returns the model's name and its file."""
-    name = name_of_bytes(text.encode("utf-8"))
-    path = output_path(out, name)
-    write_atomic(path, text)
-    return name, path
+    return write_named(text, out, name_of_bytes, sys.maxsize, "model")
 
 
 def write_named(text: str, out: Path, name_of: Callable[[bytes], str], limit: int, what: str,
                 advice: str = "") -> tuple[str, Path]:
     """Write a file named by its content (`name_of` its bytes) where `output_path` says (`out`
-    a folder: as `<name>.json`); atomically.  Returns the
-    name and the file.  ValueError when it would be more than `limit` bytes (`what`: "network",
-    "map"; `advice`: what to do then)."""
+    a folder: as `<name>.json`); atomically.  Returns the name and the file.  ValueError when
+    it would be more than `limit` bytes (`what`: "network", "map"; `advice`: what to do then)."""
     raw = text.encode("utf-8")
     if len(raw) > limit:
         raise ValueError(f"the {what}'s file would be {len(raw)} bytes, more than a {what} file "
