@@ -16,8 +16,8 @@ from pathlib import Path
 
 import click
 
-from cli.output import (any_encoding, catch_interrupts, ignore_second_interrupt, interrupted,
-                        was_interrupted)
+from cli.output import (any_encoding, catch_interrupts, forget_caught_interrupts,
+                        ignore_second_interrupt, interrupted, was_interrupted)
 from ekonos import State, load_file, save_file
 from ekonos.errors import EkonosError, PositionError
 
@@ -83,6 +83,7 @@ class EkonosGroup(click.Group):
             raise
         finally:            # the command is over: a Ctrl-C on the way out (threads ending,
             ignore_second_interrupt()      # the interpreter's shutdown) is ignored, not a kill
+            forget_caught_interrupts()     # and one caught is not taken for one unhandled
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: click.Context):

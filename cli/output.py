@@ -99,6 +99,16 @@ def ignore_second_interrupt() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def forget_caught_interrupts() -> None:
+    """Leave no mark of a Ctrl-C the program has handled, so that it exits with the status it
+    chose.  CPython marks a KeyboardInterrupt that ends a string `exec`/`eval` as unhandled
+    even when a caller catches it (dataclasses and namedtuples build their methods so, as a
+    command imports a module), and under `python -m` the interpreter then ends by SIGINT after
+    the program's own exit: status -2, not 130 or 0 (pythonrun.c, `run_eval_code_obj`).  Every
+    string eval clears that mark as it starts: this one does only that."""
+    eval("0")
+
+
 def interrupted() -> NoReturn:
     """The end of a command on Ctrl-C: one line, exit status 130."""
     ignore_second_interrupt()

@@ -142,6 +142,39 @@ def test_ctrl_c_while_starting_is_one_line_and_130():
     assert (r.returncode, r.stderr) == (130, "Interrupted.\n")
 
 
+PROBE = """import click
+from cli.errors import EkonosGroup
+@click.group(cls=EkonosGroup)
+def main():
+    pass
+@main.command()
+def go():
+    # a Ctrl-C while a dataclass builds its methods (a string exec), as a command imports
+    try:
+        exec("raise KeyboardInterrupt")
+    except KeyboardInterrupt:
+        if CAUGHT:
+            click.echo("stopped", err=True)
+        else:
+            raise
+main()
+"""
+
+
+@pytest.mark.parametrize("caught, status, err", [(False, 130, "Interrupted.\n"),
+                                                 (True, 0, "stopped\n")])
+def test_a_ctrl_c_inside_a_string_exec_keeps_the_exit_status(tmp_path, caught, status, err):
+    # CPython takes a KeyboardInterrupt that ended a string exec for an unhandled one, caught or
+    # not, and `python -m` then ends by SIGINT after the program's exit (status -2): the group
+    # clears that mark, so the status is the program's (130 for the interruption, 0 for a
+    # command that handled it itself, as the arena does)
+    (tmp_path / "probe.py").write_text(f"CAUGHT = {caught}\n" + PROBE)
+    r = subprocess.run([sys.executable, "-m", "probe", "go"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path}"))
+    assert (r.returncode, r.stderr) == (status, err)
+
+
 @pytest.mark.parametrize("after", [0.15, 0.3, 0.6])
 def test_ctrl_c_at_any_point_of_the_start(position, after):
     p = _start(["hint", str(position), "-i", "100000000"])
