@@ -427,9 +427,12 @@ BY_PLAYER_COUNT = dict(c=0.5, cfor="5", eps=0.03, epsfor="4")
 #: Level 3's policy priors (search/models/), each where it beat level 3's own search: with 3
 #: players the network of the 3- and 4-player self-play with its logits in the halving's
 #: ranking (+43 Elo [+11, +76]; +44 [+12, +75] with its first training), with 4 the network of
-#: the 4-player self-play alone (+29 [+7, +51]; its first trainings +22, +37, +32); none with 2,
-#: 5 or 6 players, where none has won (docs/strength.md, "The files made again, and the levels").
-LEVEL3_PRIORS = dict(pnet="3:net-9e28b35287ad+4:net-f2feba62f054", pweight="3:0.3")
+#: the 4-player self-play alone (+29 [+7, +51]; its first trainings +22, +37, +32), with 5 the
+#: network of the 5-player self-play with its logits in the ranking at full weight (+30 [+6,
+#: +55], then +25 [+16, +34] on new deals); none with 2 or 6 players, where none has won twice
+#: (docs/strength.md, "The files made again, and the levels", "A 5-player policy file").
+LEVEL3_PRIORS = dict(pnet="3:net-9e28b35287ad+4:net-f2feba62f054+5:net-670d7ae93c25",
+                     pweight="3:0.3/5:1")
 define_level(3, "ismcts", iterations=25000, iterfor="3:500/45:2000/6:5000", horizon=1, plain=1,
              root="halving", **BY_PLAYER_COUNT, **LEVEL3_PRIORS)
 define_level(4, "ismcts", iterations=75000, horizon=1, plain=1, root="halving",

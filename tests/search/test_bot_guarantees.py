@@ -56,10 +56,11 @@ def test_r21_every_bot_decides_the_same_whatever_the_hidden_hands(spec):
 
 
 @pytest.mark.parametrize("players, seed, depth",
-                         [(3, 4, 0), (3, 6, 30), (4, 2, 40), (4, 8, 60)])
+                         [(3, 4, 0), (3, 6, 30), (4, 2, 40), (4, 8, 60), (5, 3, 20),
+                          (5, 9, 50)])
 def test_r21_level_3_with_its_policy_priors_decides_the_same_whatever_the_hidden_hands(
         players, seed, depth):
-    """Level 3 carries policy networks with 3 and 4 players (search/models/): their inputs and
+    """Level 3 carries policy networks with 3, 4 and 5 players (search/models/): their inputs and
     so their priors come from the deciding seat's view only."""
     assert parse_spec(LEVELS[3])[1]["pnet"]
     choices = choices_in_other_worlds("level3", players, seed, depth)
