@@ -336,9 +336,10 @@ def _pool(tests: list[dict], bounds: tuple[float, float] | None) -> list[Step]:
                                          for key in differ))
         if test.state != "continue":
             raise ValueError(f"run {k} cannot be added: the pooled test already accepted "
-                             f"{test.state} after run {k - 1} ({test.games} games).  Runs pool "
-                             "in the order given: put a run whose own test stopped at a bound "
-                             "last")
+                             f"{test.state} after run {k - 1} ({test.games} games), which is "
+                             "its verdict: a decided test takes no more games (the runs before "
+                             "it alone give its figures).  Runs pool in the order given: put a "
+                             "run whose own test stopped at a bound last")
         test.add_outcomes(s["outcomes"], int(s["games"]))
         est = test.elo()
         out.append(Step(test.units, test.games, test.llr, test.lower, test.upper, est.elo,
