@@ -429,7 +429,8 @@ BY_PLAYER_COUNT = dict(c=0.5, cfor="5", eps=0.03, epsfor="4")
 #: ranking (+43 Elo [+11, +76]; +44 [+12, +75] with its first training), with 4 the network of
 #: the 4-player self-play alone (+29 [+7, +51]; its first trainings +22, +37, +32), with 5 the
 #: network of the 5-player self-play with its logits in the ranking at full weight (+30 [+6,
-#: +55], then +25 [+16, +34] on new deals); none with 2 or 6 players, where none has won twice
+#: +55], then +25 [+16, +34] on new deals); none with 6 players, where none has won twice, nor
+#: with 2, where level 3's 25 000 iterations gain nothing from one (-7 [-29, +16], H0)
 #: (docs/strength.md, "The files made again, and the levels", "A 5-player policy file").
 LEVEL3_PRIORS = dict(pnet="3:net-9e28b35287ad+4:net-f2feba62f054+5:net-670d7ae93c25",
                      pweight="3:0.3/5:1")
