@@ -431,7 +431,8 @@ BY_PLAYER_COUNT = dict(c=0.5, cfor="5", eps=0.03, epsfor="4")
 #: network of the 5-player self-play with its logits in the ranking at full weight (+30 [+6,
 #: +55], then +25 [+16, +34] on new deals); none with 6 players, where none has won twice, nor
 #: with 2, where level 3's 25 000 iterations gain nothing from one (-7 [-29, +16], H0)
-#: (docs/strength.md, "The files made again, and the levels", "A 5-player policy file").
+#: (docs/strength.md, "The files made again, and the levels", "A 5-player policy file", "A
+#: 2-player policy file").
 LEVEL3_PRIORS = dict(pnet="3:net-9e28b35287ad+4:net-f2feba62f054+5:net-670d7ae93c25",
                      pweight="3:0.3/5:1")
 define_level(3, "ismcts", iterations=25000, iterfor="3:500/45:2000/6:5000", horizon=1, plain=1,
