@@ -1,14 +1,14 @@
 """Simulation balancing of the light playouts (Silver & Tesauro 2009; Huang, Coulom & Lin 2010):
-tune the playout policy so that what its playouts say a position is worth matches what it was
-worth in self-play, rather than so that it plays like the search.  For each position (a seat's
-view at one of its decisions in a self-play game) the searcher's own measure (`playout_values`,
-worktree of epsown's sibling: balance.patch) runs N playouts from fresh determinizations of the
-seat's view to the horizon, scored by the model as the search scores a leaf, in two halves A
-and B; the loss is the mean over positions of (w - A)(w - B), w the seat's realized win share:
-an unbiased estimate of the squared bias of the playouts' value plus the outcome's noise (the
-playouts' own variance drops out).  Parameters: eps and the 8 weights of LIGHT_W.  Every
-parameter vector is measured on the same seeds (common random numbers), and a change is kept
-only when the loss falls by more than twice its standard error over positions.
+tune the playout policy so that what its playouts say a position is worth matches what it was worth
+in self-play, rather than so that it plays like the search. For each position (a seat's view at one
+of its decisions in a self-play game) the searcher's own measure (`playout_values`, added by
+balance.patch: run with PYTHONPATH at a worktree of 17c5f9a with it built) runs N playouts from
+fresh determinizations of the seat's view to the horizon, scored by the model as the search scores
+a leaf, in two halves A and B; the loss is the mean over positions of (w - A)(w - B), w the seat's
+realized win share: an unbiased estimate of the squared bias of the playouts' value plus the
+outcome's noise (the playouts' own variance drops out). Parameters: eps and the 8 weights of
+LIGHT_W. Every parameter vector is measured on the same seeds (common random numbers), and a change
+is kept only when the loss falls by more than twice its standard error over positions.
 
 usage: balance.py POSITIONS.json {fit|measure} [THETA ...]
   fit: coordinate search from level 3's playouts on the games of even index; then the found
