@@ -52,8 +52,7 @@ def fit_logit(X, win, ridge=1e-3):
 
 def main(paths):
     s = Samples.concat([Samples.load(Path(p)) for p in paths])
-    theta = np.asarray(model("eval-0678b3d9c83c")[0])
-    beta = np.asarray(model("eval-0678b3d9c83c")[1])
+    theta, beta = (np.asarray(a) for a in model("eval-0678b3d9c83c"))
     held = held_out(s, 0.2)
     print("cell      train  held  shipped  beta-refit  +coins  +coins+shares+pres  weights")
     for n, r in sorted({(int(a), int(b)) for a, b in zip(s.players, s.rounds_left)}):
