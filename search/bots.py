@@ -414,12 +414,15 @@ class CheatBot(ISMCTSBot):
 #: docs/strength.md ("The levels" and each idea's section), the raw results in
 #: benchmarks/results/.  Change a level the same way: a new spec measured against the one it
 #: replaces.  Level 3 spends less where level 4 was not told apart from its 25 000 iterations
-#: (`iterfor`): 500 iterations with 3 players, 2 000 with 4 and 5, 5 000 with 6, where level 4
-#: beats them (3, 4 players by score: +89 Elo [+41, +140], +53 [+20, +87]; 5, 6 by the win:
-#: +53 [+19, +90], +66 [+34, +99]) and they beat level 2 (+257, +244, +152, +135), each an SPRT
-#: [0, 30] accepting H1 (docs/strength.md, "A cheaper level 3").  With 6 players it searched
+#: (`iterfor`): 1 000 iterations with 3 players, 2 000 with 4 and 5, 5 000 with 6, where level 4
+#: beats them (3, 4 players by score: +44 Elo [+11, +78], +53 [+20, +87]; 5, 6 by the win:
+#: +53 [+19, +90], +66 [+34, +99]) and they beat level 2 (+349, +244, +152, +135), each an
+#: SPRT [0, 30] accepting H1 (docs/strength.md, "A cheaper level 3").  With 6 players it searched
 #: 500 iterations from 2026-11-30 to 2026-12-01: that cost it -118 Elo [-155, -84] against
-#: its 25 000 iterations, where 5 000 keeps level 4 above it and costs -23 [-49, +3].
+#: its 25 000 iterations, where 5 000 keeps level 4 above it and costs -23 [-49, +3].  With 3
+#: players it searched 500 from 2026-11-30 to 2026-12-05, below `baseline`; 1 000 with its
+#: prior is above it (+31 [+8, +55] by the win, H1) with level 4 still above it (docs/strength.md,
+#: "The default level against `baseline` with 3 and 4 players, asked again").
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
 define_level(1, "ismcts", iterations=200, **PLAIN_SEARCH)
 define_level(2, "ismcts", iterations=1000, **PLAIN_SEARCH)
@@ -435,7 +438,7 @@ BY_PLAYER_COUNT = dict(c=0.5, cfor="5", eps=0.03, epsfor="4")
 #: 2-player policy file").
 LEVEL3_PRIORS = dict(pnet="3:net-9e28b35287ad+4:net-f2feba62f054+5:net-670d7ae93c25",
                      pweight="3:0.3/5:1")
-define_level(3, "ismcts", iterations=25000, iterfor="3:500/45:2000/6:5000", horizon=1, plain=1,
+define_level(3, "ismcts", iterations=25000, iterfor="3:1000/45:2000/6:5000", horizon=1, plain=1,
              root="halving", **BY_PLAYER_COUNT, **LEVEL3_PRIORS)
 define_level(4, "ismcts", iterations=75000, horizon=1, plain=1, root="halving",
              **BY_PLAYER_COUNT)

@@ -128,7 +128,7 @@ def test_the_default_search_is_level_3_and_linear_is_level_4():
     # but for the levels' 4-player rate of random moves and 5-player exploration, and level 3's
     # budgets by player count, which the default leaves out so that a spec recorded without
     # them still means what it played; nor does it carry level 3's policy priors
-    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="3:500/45:2000/6:5000",
+    by_count = dict(c=0.5, cfor="5", eps=0.03, epsfor="4", iterfor="3:1000/45:2000/6:5000",
                     **LEVEL3_PRIORS)
     defaults = {name: getattr(ISMCTSBot.Params(), name) for name in by_count}
     assert ISMCTSBot.Params() == dataclasses.replace(parse_params(LEVELS[3])[1], **defaults)
