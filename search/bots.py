@@ -420,7 +420,7 @@ class CheatBot(ISMCTSBot):
 #: SPRT [0, 30] accepting H1 (docs/strength.md, "A cheaper level 3").  With 6 players it searched
 #: 500 iterations from 2026-11-30 to 2026-12-01: that cost it -118 Elo [-155, -84] against
 #: its 25 000 iterations, where 5 000 keeps level 4 above it and costs -23 [-49, +3].  With 3
-#: players it searched 500 from 2026-11-30 to 2026-12-05, below `baseline`; 1 000 with its
+#: players it searched 500 from 2026-11-30 to 2026-12-05, not above `baseline`; 1 000 with its
 #: prior is above it (+31 [+8, +55] by the win, H1) with level 4 still above it (docs/strength.md,
 #: "The default level against `baseline` with 3 and 4 players, asked again").
 PLAIN_SEARCH = dict(c=0.7, horizon=0, plain=0, root="uct")
